@@ -1,0 +1,199 @@
+"""The ``kiwara`` command: a thin click shell over the library API.
+
+Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, illegal move),
+2 unreadable or malformed input, or a usage error.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .errors import KiwaraError
+from .formats import builtin_names, builtin_text, load_layout, load_layouts
+from .terminal import draw_layout
+from .validation import RULESETS, Ruleset, validate
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class KiwaraGroup(click.Group):
+    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KiwaraError as exc:
+            click.echo(f"kiwara: error: {exc}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+def parse_int_list(text: str, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise click.BadParameter(f"{what} must be whole numbers separated by commas, got {text!r}")
+    if not values:
+        raise click.BadParameter(f"{what} must not be empty")
+    return values
+
+
+@click.group(cls=KiwaraGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kiwara-designer")
+def main() -> None:
+    """Design, print and play-test boards and rules variants of Kiwara.
+
+    \b
+    Examples:
+      kiwara validate my-board.txt
+      kiwara show classic
+      kiwara layouts builtin
+    """
+
+
+# ============================================================================================
+# Layouts: validate, show, builtin
+# ============================================================================================
+def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int | None,
+             height: int | None) -> Ruleset:
+    base = RULESETS[rules]
+    if sizes is None and territories is None and width is None and height is None:
+        return base
+    allowed = frozenset(parse_int_list(sizes, "--sizes")) if sizes else base.sizes
+    return Ruleset("custom", width or base.width, height or base.height,
+                   territories if territories is not None else base.territories,
+                   allowed, None if sizes else base.mix)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--rules", type=click.Choice(sorted(RULESETS)), default="free-play", show_default=True,
+              help="Ruleset to check against.")
+@click.option("--sizes", help="Custom allowed territory sizes, e.g. 3,5,7,9.")
+@click.option("--territories", type=click.IntRange(min=1), help="Custom number of territories.")
+@click.option("--width", type=click.IntRange(1, 26), help="Custom board width.")
+@click.option("--height", type=click.IntRange(1, 99), help="Custom board height.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON object).")
+def validate_cmd(files, rules, sizes, territories, width, height, as_json) -> None:
+    """Check layout FILES (or built-in names, or - for stdin) against a ruleset.
+
+    Every problem is reported at once, with the cells involved. A file may hold several
+    layouts separated by blank lines; each is reported. Exit 0 if all are valid, 1 if one
+    is invalid, 2 if an input is unreadable or malformed.
+
+    \b
+    Examples:
+      kiwara validate layouts/classic.txt
+      kiwara validate president --rules classic
+      kiwara layouts list --canonical | kiwara validate -
+      kiwara validate board.txt --sizes 4,6 --territories 5 --json
+    """
+    ruleset = _ruleset(rules, sizes, territories, width, height)
+    results, status = [], EXIT_OK
+    for name in files:
+        try:
+            entries = load_layouts(name)
+        except KiwaraError as exc:
+            entries, status = [], EXIT_BAD_INPUT
+            results.append({"source": name, "error": str(exc)})
+            if not as_json:
+                click.echo(f"kiwara: error: {exc}", err=True)
+        for entry in entries:
+            where = f"{entry.source}:{entry.line}"
+            if entry.error:
+                status = EXIT_BAD_INPUT
+                results.append({"source": entry.source, "line": entry.line, "error": str(entry.error)})
+                if not as_json:
+                    click.echo(f"kiwara: error: {entry.error}", err=True)
+                continue
+            report = validate(entry.layout, ruleset)
+            if not report.valid:
+                status = max(status, EXIT_NEGATIVE)
+            results.append({"source": entry.source, "line": entry.line, **report.to_json()})
+            if not as_json:
+                _print_report(where, report)
+    if as_json:
+        click.echo(json.dumps({"rules": ruleset.describe(), "results": results}, indent=2))
+    sys.exit(status)
+
+
+validate_cmd.name = "validate"
+
+
+def _print_report(where: str, report) -> None:
+    f = report.facts
+    verdict = click.style("valid", fg="green") if report.valid else click.style("INVALID", fg="red")
+    click.echo(f"{where}: {verdict} ({report.ruleset.describe()})")
+    for p in report.problems:
+        click.echo(f"  - {p.message}")
+    sizes = ", ".join(f"{n} {s}" for n, s in f["territories"].items())
+    click.echo(f"  territories: {sizes}; size mix {','.join(map(str, f['size_mix']))}")
+    click.echo(f"  river segments: {f['river_segments']} of {f['sticks_in_box']} sticks")
+    if f["known_board"]:
+        click.echo(f"  this is the {f['known_board']} board")
+
+
+@main.command()
+@click.argument("layout")
+@click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
+def show(layout, colour) -> None:
+    """Draw LAYOUT (file, built-in name or -) in the terminal, rivers as walls.
+
+    \b
+    Examples:
+      kiwara show classic
+      kiwara show my-board.txt --no-colour
+    """
+    board = load_layout(layout)
+    click.echo(draw_layout(board, colour=True), color=colour)
+    click.echo(f"{len(board.territories)} territories, sizes "
+               f"{','.join(map(str, board.size_mix))}; {len(board.river_edges())} river segments")
+
+
+@main.group()
+def layouts() -> None:
+    """List built-in layouts, count, list and sample free-play layouts."""
+
+
+@layouts.command("builtin")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def layouts_builtin(as_json) -> None:
+    """List the layouts shipped with kiwara-designer (usable wherever a layout file is)."""
+    rows = []
+    for name in builtin_names():
+        board = load_layout(name)
+        comment = next((line.lstrip("# ").strip() for line in builtin_text(name).splitlines()
+                        if line.startswith("#")), "")
+        rows.append({"name": name, "rows": list(board.rows), "size_mix": list(board.size_mix),
+                     "river_segments": len(board.river_edges()), "description": comment})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<14} {','.join(map(str, r['size_mix'])):<14} "
+                   f"{r['river_segments']:>2} rivers  {r['description']}")
+
+
+# ============================================================================================
+# Generator: layouts count, list, sample  (issue 3)
+# ============================================================================================
+
+
+# ============================================================================================
+# Engine: perft, replay, play  (issue 4)
+# ============================================================================================
+
+
+# ============================================================================================
+# Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
+# ============================================================================================
+
+
+# ============================================================================================
+# Printing: export, generate  (issue 6)
+# ============================================================================================
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""Layout files: the text and JSON formats, reading files, stdin and built-in layouts.
+
+Text: one line per row, one character ``[A-Za-z0-9]`` per cell naming its territory, optional
+spaces between cells, ``#`` starts a comment, layouts separated by blank lines.
+JSON: ``{"width": 6, "height": 5, "rows": ["ABCCCC", …]}``; a list of those, or one per line (JSONL).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .errors import KiwaraError
+from .geometry import GeometryError, Grid
+from .layout import TERRITORY_CHARS, Layout, LayoutError
+
+MAX_INPUT_BYTES = 1_000_000
+BUILTIN_PACKAGE = "kiwara_designer.layouts"
+
+
+class InputError(KiwaraError):
+    """Input that cannot be read or parsed: says where (source, line, column) and what."""
+
+    def __init__(self, source: str, message: str, line: int | None = None,
+                 column: int | None = None) -> None:
+        self.source, self.line, self.column, self.message = source, line, column, message
+        where = source + (f":{line}" if line is not None else "") + (
+            f":{column}" if column is not None else "")
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class LayoutEntry:
+    """One layout read from a source, or the error that kept it from being read."""
+
+    source: str
+    line: int
+    layout: Layout | None = None
+    error: InputError | None = None
+
+
+# -- formatting ------------------------------------------------------------------------------
+def format_text(layout: Layout, spaced: bool = True) -> str:
+    sep = " " if spaced else ""
+    return "\n".join(sep.join(row) for row in layout.rows) + "\n"
+
+
+def to_json_dict(layout: Layout) -> dict:
+    return {"width": layout.grid.width, "height": layout.grid.height, "rows": list(layout.rows)}
+
+
+def format_json(layout: Layout) -> str:
+    return json.dumps(to_json_dict(layout))
+
+
+# -- parsing ---------------------------------------------------------------------------------
+def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
+    """Rows given as (line number, text without comment); every problem reported at once."""
+    problems: list[str] = []
+    cells_per_row: list[list[str]] = []
+    for row_number, (line_no, text) in enumerate(rows, start=1):
+        cells = []
+        for col, ch in enumerate(text, start=1):
+            if ch in " \t":
+                continue
+            if ch not in TERRITORY_CHARS:
+                problems.append(f"unknown character {ch!r} at row {row_number}, column {col} "
+                                f"(line {line_no}); territories are named by A-Z, a-z, 0-9")
+            cells.append(ch)
+        cells_per_row.append(cells)
+    expected = len(cells_per_row[0])
+    for row_number, cells in enumerate(cells_per_row, start=1):
+        if len(cells) != expected:
+            problems.append(f"row {row_number} has {len(cells)} cells, expected {expected} "
+                            f"(line {rows[row_number - 1][0]})")
+    if problems:
+        raise InputError(source, "; ".join(problems), rows[0][0])
+    try:
+        return Layout.from_rows(["".join(cells) for cells in cells_per_row])
+    except (LayoutError, GeometryError) as exc:
+        raise InputError(source, str(exc), rows[0][0]) from None
+
+
+def parse_text(text: str, source: str = "<text>") -> list[LayoutEntry]:
+    blocks: list[list[tuple[int, str]]] = [[]]
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].rstrip()
+        if content.strip():
+            blocks[-1].append((line_no, content))
+        elif blocks[-1] and not raw.lstrip().startswith("#"):
+            blocks.append([])   # a blank line ends a layout; a comment line does not
+    entries = []
+    for rows in filter(None, blocks):
+        try:
+            entries.append(LayoutEntry(source, rows[0][0], layout=_parse_rows(rows, source)))
+        except InputError as exc:
+            entries.append(LayoutEntry(source, rows[0][0], error=exc))
+    return entries
+
+
+def _from_json_object(obj: object, source: str, line: int) -> Layout:
+    if not isinstance(obj, dict) or not isinstance(obj.get("rows"), list) or not all(
+            isinstance(r, str) for r in obj["rows"]) or not obj["rows"]:
+        raise InputError(source, 'expected an object {"width": W, "height": H, "rows": ["ABC…", …]}',
+                         line)
+    layout = _parse_rows([(line, r) for r in obj["rows"]], source)
+    for key, actual in (("width", layout.grid.width), ("height", layout.grid.height)):
+        if key in obj and obj[key] != actual:
+            raise InputError(source, f'"{key}" is {obj[key]!r} but the rows give {actual}', line)
+    return layout
+
+
+def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
+    """A JSON object, a JSON list of objects, or JSON lines (one object per line)."""
+    try:
+        documents = [(1, json.loads(text))]
+    except json.JSONDecodeError as whole_error:
+        documents = []
+        for line_no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                documents.append((line_no, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                if line_no == 1 and whole_error.lineno > 1:
+                    exc = whole_error
+                    line_no = exc.lineno
+                return [LayoutEntry(source, line_no, error=InputError(
+                    source, f"invalid JSON: {exc.msg}", line_no, exc.colno))]
+    entries = []
+    for line_no, doc in documents:
+        for obj in doc if isinstance(doc, list) else [doc]:
+            try:
+                entries.append(LayoutEntry(source, line_no, layout=_from_json_object(obj, source, line_no)))
+            except InputError as exc:
+                entries.append(LayoutEntry(source, line_no, error=exc))
+    return entries
+
+
+def parse_layouts(text: str, source: str = "<text>") -> list[LayoutEntry]:
+    """Text or JSON, told apart by the first character that is not blank."""
+    if text.lstrip()[:1] in ("{", "["):
+        return parse_json(text, source)
+    return parse_text(text, source)
+
+
+# -- sources ---------------------------------------------------------------------------------
+def builtin_names() -> list[str]:
+    return sorted(p.name[:-4] for p in resources.files(BUILTIN_PACKAGE).iterdir()
+                  if p.name.endswith(".txt"))
+
+
+def builtin_text(name: str) -> str:
+    return resources.files(BUILTIN_PACKAGE).joinpath(f"{name}.txt").read_text("utf-8")
+
+
+def read_source(name: str) -> str:
+    """Text of a file, of stdin (``-``) or of a built-in layout; :class:`InputError` otherwise."""
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        label = "<stdin>"
+    else:
+        path = Path(name)
+        if not path.exists() and name in builtin_names():
+            return builtin_text(name)
+        label = name
+        try:
+            if path.is_dir():
+                raise InputError(label, "is a directory, not a layout file")
+            if path.stat().st_size > MAX_INPUT_BYTES:
+                raise InputError(label, f"file is larger than {MAX_INPUT_BYTES:,} bytes")
+            with path.open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        except FileNotFoundError:
+            hint = f" (built-in layouts: {', '.join(builtin_names())})"
+            raise InputError(label, "no such file or built-in layout" + hint) from None
+        except OSError as exc:
+            raise InputError(label, exc.strerror or str(exc)) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(label, f"input is larger than {MAX_INPUT_BYTES:,} bytes")
+    if not data.strip():
+        raise InputError(label, "empty input, no layout found")
+    if b"\0" in data:
+        raise InputError(label, "binary data (NUL byte), not a layout file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError(label, "not UTF-8 text (binary file?)", line) from None
+
+
+def source_label(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def load_layouts(name: str) -> list[LayoutEntry]:
+    """Every layout in a file, stdin or built-in; raises :class:`InputError` if nothing is readable."""
+    entries = parse_layouts(read_source(name), source_label(name))
+    if not entries:
+        raise InputError(source_label(name), "no layout found (only comments or blank lines)")
+    return entries
+
+
+def load_layout(name: str) -> Layout:
+    """Exactly one well-formed layout from a file, stdin or a built-in name."""
+    entries = load_layouts(name)
+    if entries[0].error:
+        raise entries[0].error
+    if len(entries) > 1:
+        raise InputError(source_label(name), f"holds {len(entries)} layouts, expected one",
+                         entries[1].line)
+    return entries[0].layout
+
+
+def load_grid_layout(name: str, grid: Grid | None = None) -> Layout:
+    layout = load_layout(name)
+    if grid is not None and layout.grid != grid:
+        raise InputError(source_label(name), f"board is {layout.grid.width} × {layout.grid.height}, "
+                                             f"expected {grid.width} × {grid.height}")
+    return layout

@@ -1,0 +1,1 @@
+"""Layout files shipped with the package (``kiwara layouts builtin`` lists them)."""

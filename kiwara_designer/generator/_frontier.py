@@ -210,6 +210,7 @@ class Frontier:
                 if collecting:
                     gc.enable()
             self.memo = []                # the entries keep each other alive; keys are not needed
+            gc.freeze()                   # the table is permanent: keep the collector off it
         return self._root_entry[0]
 
     # -- walking the table -------------------------------------------------------------------

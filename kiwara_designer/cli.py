@@ -227,7 +227,7 @@ def _write_layouts(layouts, fmt: str, total: int | None) -> int:
     """Stream layouts to stdout (text blocks separated by a blank line, or JSON lines); a
     progress bar on stderr only when stderr is a terminal. Returns how many were written."""
     from .formats import format_json, format_text
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     written = 0
     bar = None
     if sys.stderr.isatty() and total:

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ..geometry import Grid
 from ..layout import Layout
-from ._frontier import Frontier
+from ._frontier import Frontier, reading_positions
 from ._symmetric import FixedPointCounter
 from .filters import Filters, Pattern, territory_span
 from .problem import GeneratorError, Problem
@@ -91,14 +91,18 @@ class _Source:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self.frontier = _frontier(problem)
-        position = [0] * problem.grid.size
-        for i, cell in enumerate(self.frontier.order):
-            position[cell] = i
-        self.reading = _getter(position)
+        self.lines_mask = (1 << (problem.grid.size // self.frontier.line)) - 1
+        self.readers: dict[int, object] = {}
         self.symmetry = _Symmetry(problem.grid)
 
-    def assignment(self, ids: bytes) -> tuple[int, ...]:
-        return _Symmetry.normalized(self.reading(ids))
+    def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Reading-order assignment of a walk's (piece ids, line orientations)."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        reader = self.readers.get(orient)
+        if reader is None:
+            reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        return _Symmetry.normalized(reader(ids))
 
     def layout(self, assignment: tuple[int, ...]) -> Layout:
         return Layout(self.problem.grid, assignment)
@@ -190,8 +194,8 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 start -= total
                 continue
             skip, start = start, 0
-        for ids in frontier.walk(problem.code(mix), skip):
-            a = source.assignment(ids)
+        for walked in frontier.walk(problem.code(mix), skip):
+            a = source.assignment(walked)
             if canonical and not is_canonical(a):
                 continue
             layout = Layout(grid, a)

@@ -58,7 +58,7 @@ class Frontier:
         self.unit = unit
         self.valid = valid
         self.max_size = max(sizes)
-        # sweep position i -> board cell (reading order)
+        # sweep position i -> board cell (reading order), for lines swept as drawn
         if self.transposed:
             self.order = tuple((i % height) * width + i // height for i in range(self.n))
         else:
@@ -123,39 +123,42 @@ class Frontier:
                 source[new] = old
             merge_bit = _pair_bit(piece, merged) if merged >= 0 else 0
             options.append((action, piece, merged, merge_bit, added, new_labels, tuple(source),
-                            closing, new_index, {}))
+                            closing, remap.get(piece, -1), new_index, {}))
         return tuple(options)
 
-    def transitions(self, i: int, state):
-        """(action, next state, closed-size code) for every admissible action at sweep step i."""
-        labels, sizes, forb = state
+    def _options_for(self, labels, i):
         key = (labels, i)
         opts = self._option_cache.get(key)
         if opts is None:
             opts = self._option_cache[key] = self._structural_options(
                 labels, i % self.line, i >= self.n - self.line, i == self.n - 1)
+        return opts
+
+    def transitions(self, i: int, state):
+        """(action, next state, closed-size code) for every admissible action at sweep step i."""
+        labels, sizes, forb = state
         unit, max_size = self.unit, self.max_size
+        ext = sizes + (0,)                       # the fresh piece, if the cell starts one
         out = []
-        for (action, piece, merged, merge_bit, added, new_labels, source, closing, new_index,
-             pair_plans) in opts:
+        for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
+             new_index, pair_plans) in self._options_for(labels, i):
             if forb & merge_bit:
                 continue                         # a river already separates the two pieces
-            grown = list(sizes)
-            grown.append(0)                      # the fresh piece, if the cell starts one
-            g = grown[piece] + 1
+            g = ext[piece] + 1
             if merged >= 0:
-                g += grown[merged]
+                g += ext[merged]
             if g > max_size:
                 continue
-            grown[piece] = g
             inc = 0
             for old in closing:
-                u = unit.get(grown[old])
+                u = unit.get(g if old == piece else ext[old])
                 if u is None:
                     break
                 inc += u
             else:
-                new_sizes = tuple([grown[o] for o in source])
+                new_sizes = [ext[o] for o in source]
+                if cell_new >= 0:
+                    new_sizes[cell_new] = g
                 # carry the rivers over; forget pairs too big to ever merge anyway
                 mask = forb | added
                 new_forb = 0
@@ -166,8 +169,26 @@ class Frontier:
                     for x, y, bit in plan:
                         if new_sizes[x] + new_sizes[y] < max_size:
                             new_forb |= bit
-                out.append((action, (new_labels, new_sizes, new_forb), inc))
+                out.append((action, (new_labels, tuple(new_sizes), new_forb), inc))
         return out
+
+    def _mirror(self, state):
+        """The state with its frontier line reversed, renumbered by first appearance."""
+        labels, sizes, forb = state
+        remap: dict[int, int] = {}
+        for x in reversed(labels):
+            if x not in remap:
+                remap[x] = len(remap)
+        new_sizes = [0] * len(sizes)
+        for old, new in remap.items():
+            new_sizes[new] = sizes[old]
+        new_forb = 0
+        while forb:
+            low = forb & -forb
+            forb ^= low
+            a, b = _PAIRS[low.bit_length() - 1]
+            new_forb |= _pair_bit(remap[a], remap[b])
+        return (tuple([remap[x] for x in reversed(labels)]), tuple(new_sizes), new_forb)
 
     # -- completion counts -------------------------------------------------------------------
     def completions(self, i: int, state) -> list:
@@ -175,25 +196,69 @@ class Frontier:
         maps the code of the multiset of sizes still to close to the number of ways to finish,
         and ``edges`` lists ``(action, closed code, entry of the next state)`` for every move
         that can still finish."""
-        entry = self.memo[i].get(state)
-        if entry is not None:
-            return entry
-        valid = self.valid
+        labels, sizes, forb = state
+        unit, max_size, valid = self.unit, self.max_size, self.valid
+        below = self.memo[i + 1]
+        boundary = (i + 1) % self.line == 0 and i + 1 < self.n
+        ext = sizes + (0,)
         total: dict[int, int] = {}
         edges = []
-        below = self.memo[i + 1]
-        for action, nxt, inc in self.transitions(i, state):
-            sub = below.get(nxt)
-            if sub is None:
-                sub = self.completions(i + 1, nxt)
-            useful = False
-            for code, count in sub[0].items():
-                code += inc
-                if code in valid:
-                    total[code] = total.get(code, 0) + count
-                    useful = True
-            if useful:
-                edges.append((action, inc, sub))
+        for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
+             new_index, pair_plans) in self._options_for(labels, i):
+            if forb & merge_bit:
+                continue                         # a river already separates the two pieces
+            g = ext[piece] + 1
+            if merged >= 0:
+                g += ext[merged]
+            if g > max_size:
+                continue
+            inc = 0
+            for old in closing:
+                u = unit.get(g if old == piece else ext[old])
+                if u is None:
+                    break
+                inc += u
+            else:
+                new_sizes = [ext[o] for o in source]
+                if cell_new >= 0:
+                    new_sizes[cell_new] = g
+                mask = forb | added
+                new_forb = 0
+                if mask:
+                    plan = pair_plans.get(mask)
+                    if plan is None:
+                        plan = pair_plans[mask] = _pair_plan(mask, new_index)
+                    for x, y, bit in plan:
+                        if new_sizes[x] + new_sizes[y] < max_size:
+                            new_forb |= bit
+                nxt = (new_labels, tuple(new_sizes), new_forb)
+                flip = False
+                if boundary:
+                    # a full line is left: the rest of the board is the same seen in a mirror
+                    mirrored = self._mirror(nxt)
+                    if mirrored < nxt:
+                        nxt, flip = mirrored, True
+                sub = below.get(nxt)
+                if sub is None:
+                    sub = self.completions(i + 1, nxt)
+                counts = sub[0]
+                if not counts:
+                    continue
+                if inc:
+                    useful = False
+                    for code, count in counts.items():
+                        code += inc
+                        if code in valid:
+                            total[code] = total.get(code, 0) + count
+                            useful = True
+                    if not useful:
+                        continue
+                elif total:
+                    for code, count in counts.items():
+                        total[code] = total.get(code, 0) + count
+                else:
+                    total.update(counts)
+                edges.append((action, inc, sub, flip))
         entry = self.memo[i][state] = [total, tuple(edges)]
         return entry
 
@@ -214,26 +279,31 @@ class Frontier:
         return self._root_entry[0]
 
     # -- walking the table -------------------------------------------------------------------
-    def unrank(self, code: int, index: int) -> bytes:
-        """The ``index``-th completion closing exactly ``code``, as piece ids in sweep order."""
+    def unrank(self, code: int, index: int) -> tuple[bytes, int]:
+        """The ``index``-th completion closing exactly ``code``: piece ids in sweep order and
+        the orientation of each line (bit ``l`` set: line ``l`` was swept mirrored)."""
         self.table()
         entry, want, ids, fresh, line = self._root_entry, code, b"", 0, self.line
+        rel, orient = False, 0
         for i in range(self.n):
-            for action, inc, child in entry[1]:
+            for action, inc, child, flip in entry[1]:
                 c = child[0].get(want - inc, 0)
                 if index < c:
                     break
                 index -= c
             else:
                 raise IndexError("index beyond the number of layouts")
-            ids, fresh = _apply(action, i, line, ids, fresh)
+            ids, fresh = _apply(action, i, line, ids, fresh, rel)
+            if (i + 1) % line == 0:                 # the next line's orientation and view
+                orient |= (((orient >> (i // line)) & 1) ^ flip) << (i // line + 1)
+                rel = flip
             want -= inc
             entry = child
-        return ids
+        return ids, orient
 
     def walk(self, code: int, skip: int = 0):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
-        (jumped to by counts, not generated), as bytes of piece ids in sweep order."""
+        (jumped to by counts, not generated), as (piece ids in sweep order, line orientations)."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
@@ -243,22 +313,38 @@ class Frontier:
         want = [0] * (n + 1)
         ids = [b""] * (n + 1)
         fresh = [0] * (n + 1)
+        rel = [False] * (n + 1)
+        orient = [0] * (n + 1)
         entry = self._root_entry
         want[0] = code
+
+        def step(depth: int, action: int, flip: bool) -> None:
+            ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth],
+                                                      fresh[depth], rel[depth])
+            o = orient[depth]
+            if (depth + 1) % line == 0:
+                current = depth // line
+                bit = ((o >> current) & 1) ^ flip
+                orient[depth + 1] = o | (bit << (current + 1))
+                rel[depth + 1] = flip
+            else:
+                orient[depth + 1] = o
+                rel[depth + 1] = rel[depth]
+
         for depth in range(n):                       # descend to the skip-th completion
             edges = entry[1]
             w = want[depth]
-            for p, (action, inc, child) in enumerate(edges):
+            for p, (action, inc, child, flip) in enumerate(edges):
                 c = child[0].get(w - inc, 0)
                 if skip < c:
                     break
                 skip -= c
             edge_lists[depth], pos[depth] = edges, p
-            ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth], fresh[depth])
+            step(depth, action, flip)
             want[depth + 1] = w - inc
             entry = child
         while True:
-            yield ids[n]
+            yield ids[n], orient[n]
             depth = n - 1                            # back up to the deepest untried edge
             while True:
                 edges, w = edge_lists[depth], want[depth]
@@ -272,9 +358,8 @@ class Frontier:
                     return
             pos[depth] = p
             while True:                              # then down along first edges
-                action, inc, child = edge_lists[depth][pos[depth]]
-                ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth],
-                                                          fresh[depth])
+                action, inc, child, flip = edge_lists[depth][pos[depth]]
+                step(depth, action, flip)
                 w = want[depth + 1] = want[depth] - inc
                 depth += 1
                 if depth == n:
@@ -286,13 +371,29 @@ class Frontier:
                 edge_lists[depth], pos[depth] = edges, p
 
 
-def _apply(action: int, i: int, line: int, ids: bytes, fresh: int) -> tuple[bytes, int]:
-    """Piece ids of the first ``i + 1`` cells after the action at sweep step ``i``."""
+def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,
+           mirrored: bool) -> tuple[bytes, int]:
+    """Piece ids of the first ``i + 1`` cells after the action at sweep step ``i``; with
+    ``mirrored`` the previous line is seen reversed (its slot j is slot line-1-j here)."""
     if action == NEW:
         return ids + bytes((fresh,)), fresh + 1
+    up = i - 2 * (i % line) - 1 if mirrored else i - line
     if action == UP:
-        return ids + ids[i - line:i - line + 1], fresh
+        return ids + ids[up:up + 1], fresh
     if action == LEFT:
         return ids + ids[i - 1:i], fresh
-    keep, drop = ids[i - line:i - line + 1], ids[i - 1:i]
+    keep, drop = ids[up:up + 1], ids[i - 1:i]
     return ids.replace(drop, keep) + keep, fresh
+
+
+def reading_positions(frontier: Frontier, orient: int) -> list[int]:
+    """For each board cell, its index in a walk's piece ids whose lines have orientations
+    ``orient`` (bit l set: line l was swept mirrored)."""
+    line = frontier.line
+    position = [0] * frontier.n
+    for index in range(frontier.n):
+        lane, slot = divmod(index, line)
+        if orient >> lane & 1:
+            slot = line - 1 - slot
+        position[frontier.order[lane * line + slot]] = index
+    return position

@@ -67,6 +67,7 @@ class Frontier:
         self.root = ((-1,) * self.line, (), 0)
         self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, ()]
         self._option_cache: dict = {}
+        self._mirror_cache: dict = {}
         self._root_entry: list | None = None
 
     # -- transitions -----------------------------------------------------------------------
@@ -173,22 +174,34 @@ class Frontier:
         return out
 
     def _mirror(self, state):
-        """The state with its frontier line reversed, renumbered by first appearance."""
+        """The state with its frontier line reversed, renumbered by first appearance; or the
+        state itself when that is not smaller (the smaller one is the memo key)."""
         labels, sizes, forb = state
+        key = (labels, forb)
+        plan = self._mirror_cache.get(key)
+        if plan is None:
+            plan = self._mirror_cache[key] = self._mirror_plan(labels, forb)
+        new_labels, order, new_forb = plan
+        if new_labels > labels:
+            return state
+        return (new_labels, tuple([sizes[o] for o in order]), new_forb)
+
+    @staticmethod
+    def _mirror_plan(labels, forb):
         remap: dict[int, int] = {}
         for x in reversed(labels):
             if x not in remap:
                 remap[x] = len(remap)
-        new_sizes = [0] * len(sizes)
+        order = [0] * len(remap)
         for old, new in remap.items():
-            new_sizes[new] = sizes[old]
+            order[new] = old
         new_forb = 0
         while forb:
             low = forb & -forb
             forb ^= low
             a, b = _PAIRS[low.bit_length() - 1]
             new_forb |= _pair_bit(remap[a], remap[b])
-        return (tuple([remap[x] for x in reversed(labels)]), tuple(new_sizes), new_forb)
+        return tuple([remap[x] for x in reversed(labels)]), tuple(order), new_forb
 
     # -- completion counts -------------------------------------------------------------------
     def completions(self, i: int, state) -> list:
@@ -301,9 +314,11 @@ class Frontier:
             entry = child
         return ids, orient
 
-    def walk(self, code: int, skip: int = 0):
+    def walk(self, code: int, skip: int = 0, prune_depth: int = 0, prune=None):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
-        (jumped to by counts, not generated), as (piece ids in sweep order, line orientations)."""
+        (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
+        With ``prune``, subtrees whose ids at ``prune_depth`` make ``prune(ids)`` true are
+        skipped (only with ``skip`` 0)."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
@@ -343,8 +358,11 @@ class Frontier:
             step(depth, action, flip)
             want[depth + 1] = w - inc
             entry = child
+        pending = prune is not None and prune_depth and prune(ids[prune_depth])
         while True:
-            yield ids[n], orient[n]
+            if not pending:
+                yield ids[n], orient[n]
+            pending = False
             depth = n - 1                            # back up to the deepest untried edge
             while True:
                 edges, w = edge_lists[depth], want[depth]
@@ -364,6 +382,23 @@ class Frontier:
                 depth += 1
                 if depth == n:
                     break
+                if depth == prune_depth and prune is not None and prune(ids[depth]):
+                    depth -= 1                       # try the next edge at the line's end
+                    edges = edge_lists[depth]
+                    p = pos[depth] + 1
+                    w = want[depth]
+                    while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
+                        p += 1
+                    while p == len(edges):
+                        depth -= 1
+                        if depth < 0:
+                            return
+                        edges, w = edge_lists[depth], want[depth]
+                        p = pos[depth] + 1
+                        while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
+                            p += 1
+                    pos[depth] = p
+                    continue
                 edges = child[1]
                 p = 0
                 while w - edges[p][1] not in edges[p][2][0]:

@@ -318,92 +318,100 @@ class Frontier:
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
         With ``prune``, subtrees whose ids at ``prune_depth`` make ``prune(ids)`` true are
-        skipped (only with ``skip`` 0)."""
+        skipped. The hot loop of listing: kept flat on purpose."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
             return
-        edge_lists = [()] * n
+        edge_lists: list = [()] * n
         pos = [0] * n
         want = [0] * (n + 1)
         ids = [b""] * (n + 1)
         fresh = [0] * (n + 1)
         rel = [False] * (n + 1)
         orient = [0] * (n + 1)
-        entry = self._root_entry
+        line_end = [(d + 1) % line == 0 for d in range(n)]
+        lane = [d // line for d in range(n)]
+        mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
+        one = [bytes((x,)) for x in range(256)]
         want[0] = code
-
-        def step(depth: int, action: int, flip: bool) -> None:
-            ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth],
-                                                      fresh[depth], rel[depth])
-            o = orient[depth]
-            if (depth + 1) % line == 0:
-                current = depth // line
-                bit = ((o >> current) & 1) ^ flip
-                orient[depth + 1] = o | (bit << (current + 1))
-                rel[depth + 1] = flip
-            else:
-                orient[depth + 1] = o
-                rel[depth + 1] = rel[depth]
-
-        for depth in range(n):                       # descend to the skip-th completion
+        # descend to the skip-th completion, choosing edges by counts
+        entry = self._root_entry
+        for d in range(n):
             edges = entry[1]
-            w = want[depth]
+            w = want[d]
             for p, (action, inc, child, flip) in enumerate(edges):
                 c = child[0].get(w - inc, 0)
                 if skip < c:
                     break
                 skip -= c
-            edge_lists[depth], pos[depth] = edges, p
-            step(depth, action, flip)
-            want[depth + 1] = w - inc
+            edge_lists[d], pos[d] = edges, p
+            ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
+            if line_end[d]:
+                o = orient[d]
+                orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                rel[d + 1] = flip
+            else:
+                orient[d + 1], rel[d + 1] = orient[d], rel[d]
+            want[d + 1] = w - inc
             entry = child
-        pending = prune is not None and prune_depth and prune(ids[prune_depth])
+        if not (prune is not None and prune_depth and prune(ids[prune_depth])):
+            yield ids[n], orient[n]
+        d = n - 1
         while True:
-            if not pending:
-                yield ids[n], orient[n]
-            pending = False
-            depth = n - 1                            # back up to the deepest untried edge
+            # back up to the deepest depth with an untried viable edge
             while True:
-                edges, w = edge_lists[depth], want[depth]
-                p = pos[depth] + 1
+                edges, w = edge_lists[d], want[d]
+                p = pos[d] + 1
                 while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
                     p += 1
                 if p < len(edges):
+                    pos[d] = p
                     break
-                depth -= 1
-                if depth < 0:
+                d -= 1
+                if d < 0:
                     return
-            pos[depth] = p
-            while True:                              # then down along first edges
-                action, inc, child, flip = edge_lists[depth][pos[depth]]
-                step(depth, action, flip)
-                w = want[depth + 1] = want[depth] - inc
-                depth += 1
-                if depth == n:
+            # then forward along first viable edges to a leaf (or a pruned line)
+            while True:
+                action, inc, child, flip = edge_lists[d][pos[d]]
+                cur = ids[d]
+                if action == NEW:
+                    f = fresh[d]
+                    nid = cur + one[f]
+                    fresh[d + 1] = f + 1
+                else:
+                    fresh[d + 1] = fresh[d]
+                    if action == LEFT:
+                        nid = cur + cur[d - 1:d]
+                    else:
+                        up = mirrored_up[d] if rel[d] else d - line
+                        keep = cur[up:up + 1]
+                        if action == UP:
+                            nid = cur + keep
+                        else:
+                            nid = cur.replace(cur[d - 1:d], keep) + keep
+                ids[d + 1] = nid
+                if line_end[d]:
+                    o = orient[d]
+                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    rel[d + 1] = flip
+                else:
+                    orient[d + 1] = orient[d]
+                    rel[d + 1] = rel[d]
+                w = want[d + 1] = want[d] - inc
+                d += 1
+                if d == n:
+                    yield nid, orient[n]
+                    d -= 1
                     break
-                if depth == prune_depth and prune is not None and prune(ids[depth]):
-                    depth -= 1                       # try the next edge at the line's end
-                    edges = edge_lists[depth]
-                    p = pos[depth] + 1
-                    w = want[depth]
-                    while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
-                        p += 1
-                    while p == len(edges):
-                        depth -= 1
-                        if depth < 0:
-                            return
-                        edges, w = edge_lists[depth], want[depth]
-                        p = pos[depth] + 1
-                        while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
-                            p += 1
-                    pos[depth] = p
-                    continue
+                if d == prune_depth and prune is not None and prune(nid):
+                    d -= 1
+                    break
                 edges = child[1]
                 p = 0
                 while w - edges[p][1] not in edges[p][2][0]:
                     p += 1
-                edge_lists[depth], pos[depth] = edges, p
+                edge_lists[d], pos[d] = edges, p
 
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,

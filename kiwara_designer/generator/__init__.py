@@ -146,10 +146,16 @@ class _Source:
             sweeper = self.sweepers[orient] = _getter([position[c] for c in self.frontier.order])
         return _Symmetry.normalized(sweeper(ids))
 
-    def pruned(self, first_line: bytes) -> bool:
-        """True when the line mirror makes the first line smaller: no layout with it is the
-        least of its class in sweep order."""
-        return _Symmetry.normalized(first_line[::-1]) < _Symmetry.normalized(first_line)
+    def judge(self, ids: bytes, orient: int) -> int:
+        """Compare the swept lines so far with their line-mirror image, both in sweep order
+        and normalised: -1 if the image is smaller (no completion is a class's least layout in
+        sweep order), 1 if larger (the mirror can no longer win), 0 if equal so far."""
+        line = self.first_line
+        lines = [ids[k:k + line] for k in range(0, len(ids), line)]
+        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(lines)]
+        mine = _Symmetry.normalized(b"".join(real))
+        image = _Symmetry.normalized(b"".join(seg[::-1] for seg in real))
+        return (image > mine) - (image < mine)
 
     def layout(self, assignment: tuple[int, ...]) -> Layout:
         return _trusted_layout(self.problem.grid, assignment)
@@ -256,8 +262,8 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 continue
             skip, start = start, 0
         if canonical:
-            walks = frontier.walk(problem.code(mix), 0, source.first_line,
-                                  source.pruned if source.line_mirror else None)
+            walks = frontier.walk(problem.code(mix), 0,
+                                  source.judge if source.line_mirror else None)
             for walked in walks:
                 swept = source.sweep_assignment(walked)
                 if not is_representative(swept):

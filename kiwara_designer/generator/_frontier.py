@@ -65,7 +65,7 @@ class Frontier:
             self.order = tuple(range(self.n))
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
-        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, ()]
+        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), {}]
         self._option_cache: dict = {}
         self._mirror_cache: dict = {}
         self._root_entry: list | None = None
@@ -205,10 +205,11 @@ class Frontier:
 
     # -- completion counts -------------------------------------------------------------------
     def completions(self, i: int, state) -> list:
-        """The table entry of ``state`` after ``i`` cells: ``[counts, edges]`` where ``counts``
-        maps the code of the multiset of sizes still to close to the number of ways to finish,
-        and ``edges`` lists ``(action, closed code, entry of the next state)`` for every move
-        that can still finish."""
+        """The table entry of ``state`` after ``i`` cells: ``[counts, edges, viable]`` where
+        ``counts`` maps the code of the multiset of sizes still to close to the number of ways
+        to finish, ``edges`` lists ``(action, closed code, entry of the next state, mirrored)``
+        for every move that can still finish, and ``viable`` caches, per code, the edges that
+        can finish with exactly that code."""
         labels, sizes, forb = state
         unit, max_size, valid = self.unit, self.max_size, self.valid
         below = self.memo[i + 1]
@@ -272,7 +273,7 @@ class Frontier:
                 else:
                     total.update(counts)
                 edges.append((action, inc, sub, flip))
-        entry = self.memo[i][state] = [total, tuple(edges)]
+        entry = self.memo[i][state] = [total, tuple(edges), {}]
         return entry
 
     def table(self) -> dict[int, int]:
@@ -314,17 +315,20 @@ class Frontier:
             entry = child
         return ids, orient
 
-    def walk(self, code: int, skip: int = 0, prune_depth: int = 0, prune=None):
+    def walk(self, code: int, skip: int = 0, judge=None):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
-        With ``prune``, subtrees whose ids at ``prune_depth`` make ``prune(ids)`` true are
-        skipped. The hot loop of listing: kept flat on purpose."""
+
+        ``judge(ids, orient)``, if given, is asked at the end of each line as long as it has
+        answered 0 so far: a negative answer skips every completion of that prefix, a positive
+        one stops the asking. The hot loop of listing: kept flat on purpose."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
             return
         edge_lists: list = [()] * n
         pos = [0] * n
+        ends = [0] * n
         want = [0] * (n + 1)
         ids = [b""] * (n + 1)
         fresh = [0] * (n + 1)
@@ -334,6 +338,7 @@ class Frontier:
         lane = [d // line for d in range(n)]
         mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
         one = [bytes((x,)) for x in range(256)]
+        undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
         want[0] = code
         # descend to the skip-th completion, choosing edges by counts
         entry = self._root_entry
@@ -345,7 +350,8 @@ class Frontier:
                 if skip < c:
                     break
                 skip -= c
-            edge_lists[d], pos[d] = edges, p
+            edge_lists[d] = edges = _viable(entry, w)
+            pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
             ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
             if line_end[d]:
                 o = orient[d]
@@ -355,17 +361,19 @@ class Frontier:
                 orient[d + 1], rel[d + 1] = orient[d], rel[d]
             want[d + 1] = w - inc
             entry = child
-        if not (prune is not None and prune_depth and prune(ids[prune_depth])):
+        verdict = 0
+        for d in range(line, n, line):
+            if judge is not None and verdict == 0:
+                verdict = judge(ids[d], orient[d])
+            undecided[d] = verdict == 0 and judge is not None
+        if verdict >= 0:
             yield ids[n], orient[n]
         d = n - 1
         while True:
             # back up to the deepest depth with an untried viable edge
             while True:
-                edges, w = edge_lists[d], want[d]
                 p = pos[d] + 1
-                while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
-                    p += 1
-                if p < len(edges):
+                if p < ends[d]:
                     pos[d] = p
                     break
                 d -= 1
@@ -404,14 +412,27 @@ class Frontier:
                     yield nid, orient[n]
                     d -= 1
                     break
-                if d == prune_depth and prune is not None and prune(nid):
-                    d -= 1
-                    break
-                edges = child[1]
-                p = 0
-                while w - edges[p][1] not in edges[p][2][0]:
-                    p += 1
-                edge_lists[d], pos[d] = edges, p
+                if line_end[d - 1]:
+                    if undecided[d - line]:
+                        verdict = judge(nid, orient[d])
+                        if verdict < 0:
+                            d -= 1
+                            break
+                        undecided[d] = verdict == 0
+                    else:
+                        undecided[d] = False
+                edges = child[2].get(w)
+                if edges is None:
+                    edges = _viable(child, w)
+                edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
+
+
+def _viable(entry: list, want: int) -> tuple:
+    """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
+    edges = entry[2].get(want)
+    if edges is None:
+        edges = entry[2][want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
+    return edges
 
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,

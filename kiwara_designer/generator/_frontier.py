@@ -340,46 +340,50 @@ class Frontier:
         one = [bytes((x,)) for x in range(256)]
         undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
         want[0] = code
-        # descend to the skip-th completion, choosing edges by counts
-        entry = self._root_entry
-        for d in range(n):
-            edges = entry[1]
-            w = want[d]
-            for p, (action, inc, child, flip) in enumerate(edges):
-                c = child[0].get(w - inc, 0)
-                if skip < c:
-                    break
-                skip -= c
-            edge_lists[d] = edges = _viable(entry, w)
-            pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
-            ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
-            if line_end[d]:
-                o = orient[d]
-                orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
-                rel[d + 1] = flip
-            else:
-                orient[d + 1], rel[d + 1] = orient[d], rel[d]
-            want[d + 1] = w - inc
-            entry = child
-        verdict = 0
-        for d in range(line, n, line):
-            if judge is not None and verdict == 0:
-                verdict = judge(ids[d], orient[d])
-            undecided[d] = verdict == 0 and judge is not None
-        if verdict >= 0:
+        if judge is not None and skip:
+            raise ValueError("a judged walk starts at the beginning")
+        backing = False
+        if skip:
+            # descend to the skip-th completion, choosing edges by counts
+            entry = self._root_entry
+            for d in range(n):
+                edges = entry[1]
+                w = want[d]
+                for p, (action, inc, child, flip) in enumerate(edges):
+                    c = child[0].get(w - inc, 0)
+                    if skip < c:
+                        break
+                    skip -= c
+                edge_lists[d] = edges = _viable(entry, w)
+                pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
+                ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
+                if line_end[d]:
+                    o = orient[d]
+                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    rel[d + 1] = flip
+                else:
+                    orient[d + 1], rel[d + 1] = orient[d], rel[d]
+                want[d + 1] = w - inc
+                entry = child
             yield ids[n], orient[n]
-        d = n - 1
+            d, backing = n - 1, True
+        else:
+            d = 0
+            edge_lists[0] = _viable(self._root_entry, code)
+            ends[0] = len(edge_lists[0])
         while True:
-            # back up to the deepest depth with an untried viable edge
-            while True:
-                p = pos[d] + 1
-                if p < ends[d]:
-                    pos[d] = p
-                    break
-                d -= 1
-                if d < 0:
-                    return
-            # then forward along first viable edges to a leaf (or a pruned line)
+            if backing:
+                # back up to the deepest depth with an untried viable edge
+                while True:
+                    p = pos[d] + 1
+                    if p < ends[d]:
+                        pos[d] = p
+                        break
+                    d -= 1
+                    if d < 0:
+                        return
+            backing = True
+            # then forward along first viable edges to a leaf (or a rejected line)
             while True:
                 action, inc, child, flip = edge_lists[d][pos[d]]
                 cur = ids[d]
@@ -401,26 +405,25 @@ class Frontier:
                 ids[d + 1] = nid
                 if line_end[d]:
                     o = orient[d]
-                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    o = orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
                     rel[d + 1] = flip
+                    if undecided[d] and d + 1 < n:
+                        verdict = judge(nid, o)
+                        if verdict < 0:
+                            break                    # no completion of this prefix is wanted
+                        undecided[d + 1] = verdict == 0
+                    else:
+                        undecided[d + 1] = False
                 else:
                     orient[d + 1] = orient[d]
                     rel[d + 1] = rel[d]
+                    undecided[d + 1] = undecided[d]
                 w = want[d + 1] = want[d] - inc
                 d += 1
                 if d == n:
                     yield nid, orient[n]
                     d -= 1
                     break
-                if line_end[d - 1]:
-                    if undecided[d - line]:
-                        verdict = judge(nid, orient[d])
-                        if verdict < 0:
-                            d -= 1
-                            break
-                        undecided[d] = verdict == 0
-                    else:
-                        undecided[d] = False
                 edges = child[2].get(w)
                 if edges is None:
                     edges = _viable(child, w)

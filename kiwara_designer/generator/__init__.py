@@ -90,7 +90,21 @@ class _Symmetry:
         return True
 
     def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
-        return min(a, *self.images(a)) if self.getters else a
+        """The least normalised image of ``a`` (itself included); images are compared lazily
+        and only normalised in full when they win."""
+        best = a
+        for source, get in zip(self.sources, self.getters):
+            seen: dict[int, int] = {}
+            for cell, origin in enumerate(source):
+                v = a[origin]
+                w = seen.get(v)
+                if w is None:
+                    w = seen[v] = len(seen)
+                if w != best[cell]:
+                    if w < best[cell]:
+                        best = self.normalized(get(a))
+                    break
+        return best
 
     def stabiliser(self, a: tuple[int, ...]) -> int:
         return 1 + sum(image == a for image in self.images(a))

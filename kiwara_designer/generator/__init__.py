@@ -7,8 +7,8 @@ start at any index by unranking; sampling draws a uniform index and unranks it. 
 are counted with Burnside's lemma from exact fixed-point counts (:mod:`._symmetric`).
 
 Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's order. With
-``canonical=True`` only layouts equal to their canonical form (:meth:`Layout.canonical`) are
-yielded, so every symmetry class appears exactly once.
+``canonical=True`` every symmetry class appears exactly once, as its canonical form
+(:meth:`Layout.canonical`).
 """
 from __future__ import annotations
 
@@ -72,22 +72,6 @@ class _Symmetry:
     def images(self, a: tuple[int, ...]):
         for get in self.getters:
             yield self.normalized(get(a))
-
-    def is_canonical(self, a: tuple[int, ...]) -> bool:
-        """``a`` is no greater than any normalised image; compared cell by cell and stopped at
-        the first difference, which usually comes within a few cells."""
-        for source in self.sources:
-            seen: dict[int, int] = {}
-            for cell, origin in enumerate(source):
-                v = a[origin]
-                w = seen.get(v)
-                if w is None:
-                    w = seen[v] = len(seen)
-                if w != a[cell]:
-                    if w < a[cell]:
-                        return False
-                    break
-        return True
 
     def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
         """The least normalised image of ``a`` (itself included); images are compared lazily
@@ -201,9 +185,6 @@ class _Source:
             if a != b:
                 return 1 if a < b else -1
         return 0
-
-    def layout(self, assignment: tuple[int, ...]) -> Layout:
-        return _trusted_layout(self.problem.grid, assignment)
 
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)

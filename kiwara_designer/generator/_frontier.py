@@ -65,7 +65,7 @@ class Frontier:
             self.order = tuple(range(self.n))
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
-        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), {}]
+        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), None]
         self._option_cache: dict = {}
         self._mirror_cache: dict = {}
         self._root_entry: list | None = None
@@ -216,6 +216,7 @@ class Frontier:
         boundary = (i + 1) % self.line == 0 and i + 1 < self.n
         ext = sizes + (0,)
         total: dict[int, int] = {}
+        shared = False                           # total is still a child's own table
         edges = []
         for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
              new_index, pair_plans) in self._options_for(labels, i):
@@ -260,6 +261,8 @@ class Frontier:
                     continue
                 if inc:
                     useful = False
+                    if shared:
+                        total, shared = dict(total), False
                     for code, count in counts.items():
                         code += inc
                         if code in valid:
@@ -268,12 +271,14 @@ class Frontier:
                     if not useful:
                         continue
                 elif total:
+                    if shared:
+                        total, shared = dict(total), False
                     for code, count in counts.items():
                         total[code] = total.get(code, 0) + count
                 else:
-                    total.update(counts)
+                    total, shared = counts, True     # copied only if another move adds to it
                 edges.append((action, inc, sub, flip))
-        entry = self.memo[i][state] = [total, tuple(edges), {}]
+        entry = self.memo[i][state] = [total, tuple(edges), None]
         return entry
 
     def table(self) -> dict[int, int]:
@@ -424,7 +429,8 @@ class Frontier:
                     yield nid, orient[n]
                     d -= 1
                     break
-                edges = child[2].get(w)
+                cache = child[2]
+                edges = cache.get(w) if cache is not None else None
                 if edges is None:
                     edges = _viable(child, w)
                 edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
@@ -432,9 +438,12 @@ class Frontier:
 
 def _viable(entry: list, want: int) -> tuple:
     """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
-    edges = entry[2].get(want)
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    edges = cache.get(want)
     if edges is None:
-        edges = entry[2][want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
+        edges = cache[want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
     return edges
 
 

@@ -344,6 +344,8 @@ class Frontier:
         mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
         one = [bytes((x,)) for x in range(256)]
         undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
+        tail = n - line if n > line else -1           # where the last line starts
+        tail_steps = range(tail, n)
         want[0] = code
         if judge is not None and skip:
             raise ValueError("a judged walk starts at the beginning")
@@ -429,6 +431,28 @@ class Frontier:
                     yield nid, orient[n]
                     d -= 1
                     break
+                if d == tail:
+                    # the last line: its completions are listed once per table entry and
+                    # replayed here without the bookkeeping of the general loop
+                    f0, last_orient = fresh[d], orient[d]
+                    for actions in _suffixes(child, w):
+                        cur, f = nid, f0
+                        for i, a in zip(tail_steps, actions):
+                            if a == NEW:
+                                cur += one[f]
+                                f += 1
+                            elif a == LEFT:
+                                cur += cur[i - 1:i]
+                            else:
+                                up = mirrored_up[i] if rel[tail] else i - line
+                                keep = cur[up:up + 1]
+                                if a == UP:
+                                    cur += keep
+                                else:
+                                    cur = cur.replace(cur[i - 1:i], keep) + keep
+                        yield cur, last_orient
+                    d -= 1
+                    break
                 cache = child[2]
                 edges = cache.get(w) if cache is not None else None
                 if edges is None:
@@ -445,6 +469,24 @@ def _viable(entry: list, want: int) -> tuple:
     if edges is None:
         edges = cache[want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
     return edges
+
+
+def _suffixes(entry: list, want: int) -> tuple[tuple[int, ...], ...]:
+    """Every action sequence from ``entry`` to the end closing exactly ``want`` (cached; used
+    for the last line, where they are few)."""
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    key = ~want                                   # negative: apart from the viable-edge keys
+    found = cache.get(key)
+    if found is None:
+        if not entry[1]:
+            found = ((),) if want == 0 else ()
+        else:
+            found = tuple((action,) + rest for action, inc, child, _ in _viable(entry, want)
+                          for rest in _suffixes(child, want - inc))
+        cache[key] = found
+    return found
 
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,

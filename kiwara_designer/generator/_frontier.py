@@ -9,7 +9,11 @@ the same table drives exact counts, unranking (enumeration from an index) and un
 
 Each cell takes one of four actions: start a new piece, join the piece behind it ("up"), join the
 piece beside it ("left"), or join and merge both. A piece closes when its last frontier cell leaves
-the frontier; it must then have an allowed size.
+the frontier; it must then have an allowed size. In the last line a cell leaves the frontier as
+soon as the next one is swept (nothing is left for it to grow into), so pieces close early.
+When a line is complete, the rest of the board looks the same in a mirror that reverses the
+line, so a state and its mirror image share one table entry; walks remember which lines they
+saw mirrored (``orient``) to put every cell back in its place.
 """
 from __future__ import annotations
 
@@ -134,44 +138,6 @@ class Frontier:
             opts = self._option_cache[key] = self._structural_options(
                 labels, i % self.line, i >= self.n - self.line, i == self.n - 1)
         return opts
-
-    def transitions(self, i: int, state):
-        """(action, next state, closed-size code) for every admissible action at sweep step i."""
-        labels, sizes, forb = state
-        unit, max_size = self.unit, self.max_size
-        ext = sizes + (0,)                       # the fresh piece, if the cell starts one
-        out = []
-        for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
-             new_index, pair_plans) in self._options_for(labels, i):
-            if forb & merge_bit:
-                continue                         # a river already separates the two pieces
-            g = ext[piece] + 1
-            if merged >= 0:
-                g += ext[merged]
-            if g > max_size:
-                continue
-            inc = 0
-            for old in closing:
-                u = unit.get(g if old == piece else ext[old])
-                if u is None:
-                    break
-                inc += u
-            else:
-                new_sizes = [ext[o] for o in source]
-                if cell_new >= 0:
-                    new_sizes[cell_new] = g
-                # carry the rivers over; forget pairs too big to ever merge anyway
-                mask = forb | added
-                new_forb = 0
-                if mask:
-                    plan = pair_plans.get(mask)
-                    if plan is None:
-                        plan = pair_plans[mask] = _pair_plan(mask, new_index)
-                    for x, y, bit in plan:
-                        if new_sizes[x] + new_sizes[y] < max_size:
-                            new_forb |= bit
-                out.append((action, (new_labels, tuple(new_sizes), new_forb), inc))
-        return out
 
     def _mirror(self, state):
         """The state with its frontier line reversed, renumbered by first appearance; or the

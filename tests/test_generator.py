@@ -246,3 +246,18 @@ def test_canonical_listing_of_a_full_size_mix_matches_burnside():
     assert len(listed) == len(set(listed)) == count_layouts(mix=mix, canonical=True)
     grid = Grid()
     assert all(Layout(grid, a).canonical().assignment == a for a in listed[::50])
+
+
+@pytest.mark.parametrize("width,height,k,sizes", [CASES[0], CASES[6], CASES[9]])
+def test_fixed_layouts_unrank_one_to_one(width, height, k, sizes):
+    # class sampling draws (symmetry, fixed layout) pairs by unranking fixed layouts
+    from kiwara_designer.generator import Problem, _fixed_point_counters
+    problem = Problem.make(Grid(width, height), k, sizes)
+    found = brute_layouts(width, height, k, sizes)
+    for name, counter in _fixed_point_counters(problem).items():
+        images = brute.symmetries(width, height)[name]
+        expected = {a for a in found if brute.image(a, images) == a}
+        unranked = [brute.normalise(counter.unrank(problem.code(mix), i))
+                    for mix in problem.mixes
+                    for i in range(counter.count().get(problem.code(mix), 0))]
+        assert len(unranked) == len(set(unranked)) and set(unranked) == expected

@@ -41,11 +41,19 @@ def _frontier(problem: Problem) -> Frontier:
 
 
 @lru_cache(maxsize=4)
-def _fixed_points(problem: Problem) -> dict[str, dict[int, int]]:
+def _fixed_point_counters(problem: Problem) -> dict[str, FixedPointCounter]:
+    """One counter per non-identity symmetry, its table built."""
     g = problem.grid
-    return {s.name: FixedPointCounter(g.neighbours, s.perm, problem.sizes, problem.unit,
-                                      problem.valid_codes).count()
-            for s in g.symmetries[1:]}
+    counters = {s.name: FixedPointCounter(g.neighbours, s.perm, problem.sizes, problem.unit,
+                                          problem.valid_codes)
+                for s in g.symmetries[1:]}
+    for counter in counters.values():
+        counter.count()
+    return counters
+
+
+def _fixed_points(problem: Problem) -> dict[str, dict[int, int]]:
+    return {name: c.count() for name, c in _fixed_point_counters(problem).items()}
 
 
 class _Symmetry:
@@ -89,9 +97,6 @@ class _Symmetry:
                         best = self.normalized(get(a))
                     break
         return best
-
-    def stabiliser(self, a: tuple[int, ...]) -> int:
-        return 1 + sum(image == a for image in self.images(a))
 
 
 def _getter(indices):
@@ -217,10 +222,18 @@ def count_by_mix(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
                  canonical: bool = False) -> dict[tuple[int, ...], int]:
     """Number of layouts (or of symmetry classes) for every admissible size mix, mixes sorted."""
     problem = Problem.make(grid, territories, sizes)
+    return dict(_class_counts(problem) if canonical else _layout_counts(problem))
+
+
+def _layout_counts(problem: Problem) -> dict[tuple[int, ...], int]:
     table = _frontier(problem).table()
-    counts = {mix: table.get(problem.code(mix), 0) for mix in problem.mixes}
-    if not canonical:
-        return counts
+    return {mix: table.get(problem.code(mix), 0) for mix in problem.mixes}
+
+
+@lru_cache(maxsize=4)
+def _class_counts(problem: Problem) -> dict[tuple[int, ...], int]:
+    """Symmetry classes per mix by Burnside: the average number of layouts a symmetry fixes."""
+    counts = _layout_counts(problem)
     fixed = _fixed_points(problem)
     order = len(problem.grid.symmetries)
     classes = {}
@@ -288,6 +301,11 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 continue
             skip, start = start, 0
         if canonical:
+            if start and filters is None:       # whole mixes are skipped by their class count
+                classes = _class_counts(problem)[mix]
+                if start >= classes:
+                    start -= classes
+                    continue
             walks = frontier.walk(problem.code(mix), 0,
                                   source.judge if source.line_mirror else None)
             for walked in walks:
@@ -321,11 +339,12 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     """``n`` independent uniform draws (with replacement) from a seed.
 
     Each valid layout of the mix (or of all mixes) is equally likely: a uniform index below the
-    exact count is unranked. With ``canonical`` each symmetry class is equally likely: a uniform
-    layout is kept with probability |stabiliser| / |symmetry group|, which makes every class's
-    chance the same, and its canonical form is returned. With ``filters`` draws are repeated
-    until one is accepted; rejection from an exactly uniform draw stays exactly uniform over the
-    accepted layouts. The same seed always gives the same list.
+    exact count is unranked. With ``canonical`` each symmetry class is equally likely: a pair
+    (symmetry g, layout fixed by g) is drawn uniformly, again by unranking exact counts, and the
+    layout's canonical form returned; every class has exactly |group| such pairs (Burnside), so
+    every class is equally likely, with no rejection. With ``filters`` draws are repeated until
+    one is accepted; rejection from an exactly uniform draw stays exactly uniform over the
+    accepted ones. The same seed always gives the same list.
     """
     if not isinstance(n, int) or n < 0:
         raise GeneratorError(f"the number of samples must be a non-negative whole number, got {n!r}")
@@ -333,16 +352,20 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     mixes = _mixes(problem, mix)
     filters = filters if filters is not None and filters.active else None
     source = _source(problem)
-    weights = [source.count(m) for m in mixes]
-    total = sum(weights)
+    # the urn: (unranker, code, weight) for every mix, and with canonical for every symmetry
+    urn = [(source.frontier, problem.code(m), source.count(m)) for m in mixes]
+    if canonical:
+        for counter in _fixed_point_counters(problem).values():
+            urn += [(counter, problem.code(m), counter.count().get(problem.code(m), 0))
+                    for m in mixes]
+    total = sum(weight for _, _, weight in urn)
     if total == 0:
         raise GeneratorError(f"no layout exists for {problem.describe()}"
                              + (f" with mix {','.join(map(str, mixes[0]))}" if mix else ""))
     rng = random.Random(seed)
-    order = len(problem.grid.symmetries)
     symmetry = source.symmetry
     out: list[Layout] = []
-    draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1) * (order if canonical else 1)
+    draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1)
     while len(out) < n:
         draws += 1
         if draws > budget:
@@ -350,14 +373,15 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
                 f"the filters accepted {len(out)} of {draws - 1:,} uniform draws; they are too "
                 f"strict to sample from, list the matching layouts instead")
         index = rng.randrange(total)
-        for mix_, weight in zip(mixes, weights):
+        for unranker, code, weight in urn:
             if index < weight:
                 break
             index -= weight
-        a = source.assignment(source.frontier.unrank(problem.code(mix_), index))
+        if unranker is source.frontier:
+            a = source.assignment(unranker.unrank(code, index))
+        else:
+            a = _Symmetry.normalized(unranker.unrank(code, index))
         if canonical:
-            if rng.randrange(order) >= symmetry.stabiliser(a):
-                continue
             a = symmetry.canonical(a)
         layout = _trusted_layout(problem.grid, a)
         if filters is not None and not filters.accepts(layout):

@@ -271,7 +271,7 @@ class Frontier:
         entry, want, ids, fresh, line = self._root_entry, code, b"", 0, self.line
         rel, orient = False, 0
         for i in range(self.n):
-            for action, inc, child, flip in entry[1]:
+            for action, inc, child, flip in entry[1]:   # (no viable-edge cache: random paths)
                 c = child[0].get(want - inc, 0)
                 if index < c:
                     break

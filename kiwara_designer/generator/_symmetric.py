@@ -44,43 +44,74 @@ class FixedPointCounter:
         return out
 
     def count(self) -> dict[int, int]:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return self._count(0)
-        finally:
-            self.memo = {}
-            if collecting:
-                gc.enable()
+        """Fixed layouts by code of their size multiset (the table is kept for unranking)."""
+        if 0 not in self.memo:
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                self._count(0)
+            finally:
+                if collecting:
+                    gc.enable()
+        return self.memo[0]
+
+    def _moves(self, used: int):
+        """Every way to place the territory of the first free cell together with its images:
+        (cells covered, the territories as cell masks, code of their sizes)."""
+        free = self.full & ~used
+        first = free & -free
+        unit, sizes = self.unit, self.sizes
+        for piece, size in self._connected_sets(first, used):
+            if size not in sizes:
+                continue
+            covered, members, other = piece, [piece], self.image(piece)
+            while other != piece:
+                if other & covered:
+                    break                          # overlaps its own image without being it
+                covered |= other
+                members.append(other)
+                other = self.image(other)
+            else:
+                if not covered & used:
+                    yield covered, members, len(members) * unit[size]
 
     def _count(self, used: int) -> dict[int, int]:
         known = self.memo.get(used)
         if known is not None:
             return known
-        free = self.full & ~used
-        first = free & -free
         total: dict[int, int] = {}
-        valid, unit, sizes = self.valid, self.unit, self.sizes
-        for piece, size in self._connected_sets(first, used):
-            if size not in sizes:
-                continue
-            covered, count, other = piece, 1, self.image(piece)
-            while other != piece:
-                if other & covered:
-                    break                          # overlaps its own image without being it
-                covered |= other
-                count += 1
-                other = self.image(other)
-            else:
-                if covered & used:
-                    continue
-                inc = count * unit[size]
-                for code, ways in self._count(used | covered).items():
-                    code += inc
-                    if code in valid:
-                        total[code] = total.get(code, 0) + ways
+        valid = self.valid
+        for covered, _, inc in self._moves(used):
+            for code, ways in self._count(used | covered).items():
+                code += inc
+                if code in valid:
+                    total[code] = total.get(code, 0) + ways
         self.memo[used] = total
         return total
+
+    def unrank(self, code: int, index: int) -> tuple[int, ...]:
+        """The ``index``-th fixed layout closing exactly ``code`` in the search's order, as a
+        territory number per cell (reading order, not yet normalised)."""
+        self.count()
+        labels = [0] * self.n
+        used, want, territory = 0, code, 0
+        while used != self.full:
+            for covered, members, inc in self._moves(used):
+                ways = self.memo.get(used | covered, {}).get(want - inc, 0)
+                if index < ways:
+                    break
+                index -= ways
+            else:
+                raise IndexError("index beyond the number of fixed layouts")
+            for mask in members:
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    labels[low.bit_length() - 1] = territory
+                territory += 1
+            used |= covered
+            want -= inc
+        return tuple(labels)
 
     def _connected_sets(self, root: int, used: int):
         """Every connected set of at most ``max_size`` free cells containing ``root``, with its

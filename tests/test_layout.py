@@ -182,3 +182,12 @@ def test_reassigning_one_cell_is_reported_on_exactly_the_broken_territories(layo
     changed = Layout.from_labels(labels, layout.grid)
     reported = {t for p in validate(changed).problems for t in p.territories}
     assert reported == _broken_territories(changed, {3, 5, 7, 9})
+
+
+def test_shipped_layouts_are_valid_and_cover_every_free_play_mix():
+    from kiwara_designer.formats import builtin_names
+    seven_mixes = {(5, 5, 5, 5, 5, 5), (3, 5, 5, 5, 5, 7), (3, 3, 5, 5, 7, 7), (3, 3, 5, 5, 5, 9),
+                   (3, 3, 3, 7, 7, 7), (3, 3, 3, 5, 7, 9), (3, 3, 3, 3, 9, 9)}
+    layouts = [load_layout(name) for name in builtin_names()]
+    assert all(validate(layout).valid for layout in layouts)
+    assert {layout.size_mix for layout in layouts} == seven_mixes

@@ -31,6 +31,7 @@ STRIP_HEIGHT = 16.0   # title block under the board (or the page label of a tile
 GAP = 6.0
 SCALE_BAR_MM = 40.0
 CROP_GAP, CROP_LENGTH = 2.0, 5.0
+TILING_HELP = "cut one sheet along a dashed pink line and lay it on the same line of its neighbour"
 
 
 def tint(territory_index: int) -> str:
@@ -287,7 +288,9 @@ def _draw_title_block(drawing, lines: list[str], box: Rect, compact: bool) -> Gr
     block = drawing.g(**{"class": "title-block"})
     if compact:   # two lines under the board, scale bar on the right
         block.add(_text(drawing, lines[0], box.x, box.y + 3, 5.0, anchor="start", weight="bold"))
-        block.add(_text(drawing, "  ·  ".join(lines[1:]), box.x, box.y + 10, 3.0, anchor="start"))
+        half = (len(lines) + 1) // 2
+        for i, part in enumerate((lines[1:half], lines[half:])):
+            block.add(_text(drawing, "  ·  ".join(part), box.x, box.y + 9 + 5 * i, 3.0, anchor="start"))
         block.add(_draw_scale_bar(drawing, box.right - SCALE_BAR_MM, box.y + 2))
         return block
     block.add(_text(drawing, lines[0], box.x, box.y + 4, 6.0, anchor="start", weight="bold"))
@@ -370,10 +373,10 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
                 if k in (j - 1, j):
                     shown.add(_overlap_mark(drawing, "y", by, ty + by, margin, margin + win_w))
             drawing.add(shown)
-            label = (f"{lines[0]}: page {number} of {total} (row {j + 1}, column {i + 1}); "
-                     "cut one sheet along a dashed line and lay it on the same line of the next")
+            label = f"{lines[0]}: page {number} of {total} (row {j + 1}, column {i + 1})"
             strip = Rect(margin, margin + window_h + GAP, width, STRIP_HEIGHT)
-            drawing.add(_draw_title_block(drawing, [label] + lines[1:], strip, compact=True))
+            drawing.add(_draw_title_block(drawing, [label, lines[2], lines[4], TILING_HELP],
+                                          strip, compact=True))
             pages.append(Page(f"board-{number}", paper.width_mm, paper.height_mm, drawing.tostring()))
     return pages
 

@@ -16,7 +16,8 @@ from ..validation import STICKS_IN_BOX
 from .page import A4, LETTER, NAMED_PAPERS, Paper, PrintError, PrintOptions, Rect, mm, tile_starts
 
 # Savanna tints, ordered so that territories numbered one after the other (often neighbours)
-# differ by at least 16 in CIE L*; all eight differ by >= 4 in L*, so they stay apart in greyscale.
+# differ by at least 16 in CIE L*, and the first six (a six-territory board) by at least 7 from
+# one another, so they stay apart in greyscale; past six, the territory letters do the work.
 TINTS = ("#FFF0B7", "#B0AE76", "#CEDEA9", "#C68764", "#EAB879", "#92804D", "#FFDABF", "#8A6641")
 RIVER_COLOUR = "#1F5FBF"
 INK = "#2B2118"
@@ -78,7 +79,7 @@ class BoardGeometry:
         """The shared side of two adjacent cells, (x1, y1, x2, y2), top/left end first."""
         a, b = min(a, b), max(a, b)
         col, row, c = self.grid.col_of(a), self.grid.row_of(a), self.cell
-        if b == a + 1:                       # side by side: vertical segment on their right/left
+        if self.grid.row_of(a) == self.grid.row_of(b):   # side by side: a vertical segment
             return (col + 1) * c, row * c, (col + 1) * c, (row + 1) * c
         return col * c, (row + 1) * c, (col + 1) * c, (row + 1) * c
 

@@ -219,8 +219,7 @@ def _print_job(layout, output: str, title: str, paper: str, cell_mm, crop_marks,
 
     options = PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm)
     pages = print_set(layout, options, title=title, kit=kit)
-    stdout = click.get_text_stream("stdout")
-    files = write_pages(pages, output, stdout=stdout)
+    files = write_pages(pages, output, stdout=sys.stdout)
     return files, options, resolve_cell_mm(layout.grid, options), len(pages)
 
 

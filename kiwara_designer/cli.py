@@ -262,6 +262,9 @@ def _generator_sample(seed: int, mix: tuple[int, ...] | None):
     except ImportError:   # until the generator branch is merged: the shipped boards only
         from .validation import builtin_layout
 
+        click.echo("kiwara: note: no generator in this build; drawing from the shipped boards",
+                   err=True)
+
         def sample_layouts(n, seed, mix=None):
             boards = [b for b in map(builtin_layout, builtin_names())
                       if validate(b, FREE_PLAY).valid and (mix is None or b.size_mix == mix)]

@@ -152,6 +152,15 @@ def test_twenty_two_numbered_stones_on_the_right_sides():
     assert seen == set(range(22))
 
 
+@pytest.mark.parametrize("rows", [["AB", "CD", "EF"], ["AAAB"], ["A"]])
+def test_stone_count_on_other_boards(rows):
+    layout = Layout.from_rows(rows)
+    stones = find_class(single_page(layout, PrintOptions(cell_mm=20)), "stone")
+    # one stone per column above and below, one per row left and right
+    assert sorted(int(s.get("data-position")) for s in stones) == list(
+        range(2 * (len(rows[0]) + len(rows))))
+
+
 def test_each_cell_filled_with_its_territory_tint():
     root = single_page(load_layout("classic"))
     fills = {e.get("data-cell"): e.get("fill") for e in find_class(root, "cell")}

@@ -80,9 +80,11 @@ def token_diameter(options: PrintOptions, cell_mm: float) -> float:
     """A token fills 80 % of a cell, shrunk if 2 × 15 tokens and their backs do not fit."""
     width, height = options.printable
     pitch = min((width / 2 - GUTTER) / COLUMNS, (height - HEADER) / (2 * 3))
+    if pitch - 2.0 < 8:
+        raise PrintError(f"{options.paper.name} paper is too small for the token sheet")
     d = min(0.8 * cell_mm, pitch - 2.0)
     if d < 8:
-        raise PrintError(f"{options.paper.name} paper is too small for the token sheet")
+        raise PrintError(f"cells of {cell_mm:g} mm are too small for tokens; use --cell-mm 10 or more")
     return d
 
 

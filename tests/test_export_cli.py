@@ -106,7 +106,8 @@ def test_export_pdf_kit(tmp_path):
 
 def generated_layout(stdout: str) -> Layout:
     lines = stdout.splitlines()
-    return Layout.from_rows(lines[1:6])
+    start = next(i for i, line in enumerate(lines) if line.startswith("seed "))
+    return Layout.from_rows(lines[start + 1:start + 6])
 
 
 def test_generate_writes_a_valid_board(tmp_path):

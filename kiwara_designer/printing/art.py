@@ -12,22 +12,18 @@ from svgwrite.base import BaseElement
 Shape = tuple[str, dict]
 
 
-def _stripes(count: int, x0: float, x1: float, y0: float, y1: float, slant: float) -> list[Shape]:
-    step = (x1 - x0) / count
-    return [("path", {"d": f"M{x0 + i * step:.1f} {y0} l{slant} {y1 - y0} l{step / 2:.1f} 0 "
-                           f"l{-slant} {y0 - y1} z", "fill": "paper"}) for i in range(count)]
-
-
 def zebra() -> list[Shape]:
-    head = ("path", {"d": "M30 94 L34 60 L27 30 L33 12 L41 26 L48 20 L70 36 L86 58 L82 68 "
-                          "L66 66 L58 60 L58 94 Z", "fill": "ink"})
-    stripes = [("path", {"d": d, "fill": "none", "stroke": "paper", "stroke-width": "4"})
-               for d in ("M36 86 Q44 80 55 84", "M35 74 Q45 68 56 72", "M35 62 Q46 56 57 58",
-                         "M37 48 Q48 44 60 48", "M44 36 Q54 36 62 42")]
-    mane = ("path", {"d": "M30 94 L34 60 L27 30", "fill": "none", "stroke": "ink", "stroke-width": "6",
-                     "stroke-dasharray": "4,3"})
-    eye = ("circle", {"cx": "60", "cy": "44", "r": "3", "fill": "paper"})
-    return [head, mane] + stripes + [eye]
+    """Front view: a long striped face, ears, a mane tuft and a dark muzzle."""
+    ears = [("path", {"d": "M32 30 L20 4 L46 20 Z", "fill": "ink"}),
+            ("path", {"d": "M68 30 L80 4 L54 20 Z", "fill": "ink"})]
+    mane = ("path", {"d": "M42 22 L46 8 L50 18 L54 8 L58 22 Z", "fill": "ink"})
+    face = ("path", {"d": "M26 34 Q50 10 74 34 L64 82 Q50 98 36 82 Z", "fill": "ink"})
+    stripes = [("path", {"d": d, "fill": "none", "stroke": "paper", "stroke-width": "4.5",
+                         "stroke-linejoin": "round"})
+               for d in ("M32 38 L50 45 L68 38", "M34 52 L50 59 L66 52", "M37 66 L50 72 L63 66")]
+    muzzle = ("ellipse", {"cx": "50", "cy": "84", "rx": "11", "ry": "8", "fill": "ink",
+                          "stroke": "paper", "stroke-width": "2"})
+    return ears + [mane, face] + stripes + [muzzle]
 
 
 def gazelle() -> list[Shape]:

@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 from ..layout import Layout
-from .board import BoardGeometry, Page, board_pages, default_cell_mm, resolve_cell_mm, tint
+from .board import BoardGeometry, board_pages, default_cell_mm, resolve_cell_mm, tint
 from .kit import ANIMALS, PLAYERS, kit_pages
 from .page import A4, LETTER, Paper, PrintError, PrintOptions
 from .render import cairo_available, output_format, render_pdf, render_png, write_pages
+from .sheet import Page
 
 
 def print_set(layout: Layout, options: PrintOptions = PrintOptions(), *, title: str = "Kiwara board",

@@ -13,19 +13,18 @@ from svgwrite.container import Group
 from ..geometry import COLUMN_LETTERS, Grid
 from ..layout import Layout
 from ..validation import STICKS_IN_BOX
-from .page import A4, LETTER, NAMED_PAPERS, Paper, PrintError, PrintOptions, Rect, mm, tile_starts
+from .sheet import INK, Page, new_drawing, text
+from .page import A4, LETTER, NAMED_PAPERS, PrintOptions, Rect, mm, tile_starts
 
 # Savanna tints, ordered so that territories numbered one after the other (often neighbours)
 # differ by at least 16 in CIE L*, and the first six (a six-territory board) by at least 7 from
 # one another, so they stay apart in greyscale; past six, the territory letters do the work.
 TINTS = ("#FFF0B7", "#B0AE76", "#CEDEA9", "#C68764", "#EAB879", "#92804D", "#FFDABF", "#8A6641")
 RIVER_COLOUR = "#1F5FBF"
-INK = "#2B2118"
 CELL_EDGE_COLOUR = "#7A7060"
 PIECE_COLOUR = "#F4EEDC"
 TRACK_COLOUR = "#D8C9A0"
 STONE_COLOUR = "#E4E0D6"
-FONT = "sans-serif"
 
 PANEL_WIDTH = 52.0    # title block beside the board
 STRIP_HEIGHT = 16.0   # title block under the board (or the page label of a tiled board)
@@ -98,16 +97,6 @@ class BoardGeometry:
         return self.trim.grown(reach)
 
 
-@dataclass(frozen=True)
-class Page:
-    """One printed sheet: its name (used for file names), size in mm and SVG text."""
-
-    name: str
-    width_mm: float
-    height_mm: float
-    svg: str
-
-
 # -- fitting ---------------------------------------------------------------------------------
 def _sheet_plan(extent: Rect, options: PrintOptions) -> str | None:
     """``'panel'`` (title block beside the board), ``'strip'`` (below) or None (must tile)."""
@@ -139,18 +128,6 @@ def resolve_cell_mm(grid: Grid, options: PrintOptions) -> float:
 
 
 # -- drawing ---------------------------------------------------------------------------------
-def _text(drawing, text: str, x: float, y: float, size: float, *, anchor: str = "middle",
-          weight: str = "normal", fill: str = INK, class_: str | None = None, **extra):
-    """Text whose visual centre (anchor='middle') or left end sits at (x, y): the baseline is
-    lowered by ~0.35 em, which needs no dominant-baseline support from the renderer."""
-    element = drawing.text(text, insert=(mm(x), mm(y + 0.35 * size)), font_size=mm(size),
-                           font_family=FONT, text_anchor=anchor, font_weight=weight, fill=fill,
-                           **extra)
-    if class_:
-        element["class"] = class_
-    return element
-
-
 def label_cell(layout: Layout, territory) -> int:
     """The territory's cell nearest its centroid (first in reading order on a tie): where its
     size is written, always inside the territory even when it is L- or U-shaped."""
@@ -206,19 +183,19 @@ def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometr
 
     for territory in layout.territories:
         x, y = geometry.cell_centre(label_cell(layout, territory))
-        group.add(_text(drawing, str(territory.size), x, y - 0.06 * c, 0.36 * c, weight="bold",
+        group.add(text(drawing, str(territory.size), x, y - 0.06 * c, 0.36 * c, weight="bold",
                         class_="size-label", **{"data-territory": territory.name}))
-        group.add(_text(drawing, territory.name, x, y + 0.27 * c, 0.14 * c, class_="territory-name"))
+        group.add(text(drawing, territory.name, x, y + 0.27 * c, 0.14 * c, class_="territory-name"))
 
     band = geometry.label_band
     for col in range(grid.width):
         x = (col + 0.5) * c
         for y in (-band / 2, board.bottom + band / 2):
-            group.add(_text(drawing, COLUMN_LETTERS[col], x, y, 0.18 * c, class_="coord"))
+            group.add(text(drawing, COLUMN_LETTERS[col], x, y, 0.18 * c, class_="coord"))
     for row in range(grid.height):
         y = (row + 0.5) * c
         for x in (-band / 2, board.right + band / 2):
-            group.add(_text(drawing, str(row + 1), x, y, 0.18 * c, class_="coord"))
+            group.add(text(drawing, str(row + 1), x, y, 0.18 * c, class_="coord"))
 
     for position in range(grid.positions):
         x, y = geometry.stone_centre(position)
@@ -226,7 +203,7 @@ def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometr
                              "data-edge": grid.position_edge(position)})
         stone.add(drawing.circle((mm(x), mm(y)), mm(geometry.stone_radius), fill=STONE_COLOUR,
                                  stroke=INK, stroke_width=0.4))
-        stone.add(_text(drawing, str(position), x, y, 0.24 * c, weight="bold"))
+        stone.add(text(drawing, str(position), x, y, 0.24 * c, weight="bold"))
         group.add(stone)
 
     if options.crop_marks:
@@ -281,32 +258,26 @@ def _draw_scale_bar(drawing, x: float, y: float) -> Group:
     for i in range(0, int(SCALE_BAR_MM) + 1, 10):
         bar.add(drawing.line((mm(x + i), mm(y - 1.5)), (mm(x + i), mm(y + 2)), stroke=INK,
                              stroke_width=0.25))
-    bar.add(_text(drawing, f"{SCALE_BAR_MM:g} mm at true scale", x, y + 5, 3.0, anchor="start"))
+    bar.add(text(drawing, f"{SCALE_BAR_MM:g} mm at true scale", x, y + 5, 3.0, anchor="start"))
     return bar
 
 
 def _draw_title_block(drawing, lines: list[str], box: Rect, compact: bool) -> Group:
     block = drawing.g(**{"class": "title-block"})
     if compact:   # two lines under the board, scale bar on the right
-        block.add(_text(drawing, lines[0], box.x, box.y + 3, 5.0, anchor="start", weight="bold"))
+        block.add(text(drawing, lines[0], box.x, box.y + 3, 5.0, anchor="start", weight="bold"))
         half = (len(lines) + 1) // 2
         for i, part in enumerate((lines[1:half], lines[half:])):
-            block.add(_text(drawing, "  ·  ".join(part), box.x, box.y + 9 + 5 * i, 3.0, anchor="start"))
+            block.add(text(drawing, "  ·  ".join(part), box.x, box.y + 9 + 5 * i, 3.0, anchor="start"))
         block.add(_draw_scale_bar(drawing, box.right - SCALE_BAR_MM, box.y + 2))
         return block
-    block.add(_text(drawing, lines[0], box.x, box.y + 4, 6.0, anchor="start", weight="bold"))
+    block.add(text(drawing, lines[0], box.x, box.y + 4, 6.0, anchor="start", weight="bold"))
     for i, line in enumerate(lines[1:]):
-        block.add(_text(drawing, line, box.x, box.y + 13 + 6 * i, 3.0, anchor="start"))
+        block.add(text(drawing, line, box.x, box.y + 13 + 6 * i, 3.0, anchor="start"))
     block.add(_draw_scale_bar(drawing, box.x, box.y + 13 + 6 * len(lines)))
-    block.add(_text(drawing, "kiwara-designer", box.x, box.bottom - 2, 2.6, anchor="start",
+    block.add(text(drawing, "kiwara-designer", box.x, box.bottom - 2, 2.6, anchor="start",
                     fill="#8A8070"))
     return block
-
-
-def _new_drawing(paper: Paper) -> svgwrite.Drawing:
-    w, h = mm(paper.width_mm), mm(paper.height_mm)
-    return svgwrite.Drawing(size=(f"{w:g}mm", f"{h:g}mm"), viewBox=f"0 0 {w:g} {h:g}",
-                            profile="full", debug=False)
 
 
 def board_pages(layout: Layout, options: PrintOptions = PrintOptions(),
@@ -323,7 +294,7 @@ def board_pages(layout: Layout, options: PrintOptions = PrintOptions(),
     plan = _sheet_plan(extent, options)
 
     if plan is not None:
-        drawing = _new_drawing(paper)
+        drawing = new_drawing(paper, lines[0])
         if plan == "panel":
             used = extent.width + GAP + PANEL_WIDTH
             left = margin + (width - used) / 2
@@ -357,7 +328,7 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
     for j, y0 in enumerate(ys):
         for i, x0 in enumerate(xs):
             number = j * len(xs) + i + 1
-            drawing = _new_drawing(paper)
+            drawing = new_drawing(paper, lines[0])
             win_w = min(window_w, extent.width)
             win_h = min(window_h, extent.height)
             clip = drawing.defs.add(drawing.clipPath(id=f"window{number}"))

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import svgwrite
-
 from .art import emblem
-from .board import FONT, INK, Page, _new_drawing, _text
-from .page import PrintError, PrintOptions, Rect, mm
+from .sheet import INK, Page, new_drawing, text
+from .page import PrintError, PrintOptions, mm
 
 
 @dataclass(frozen=True)
@@ -60,7 +58,7 @@ def _token_front(drawing, animal: Animal, colours: PlayerColours, player: int, c
     token.add(drawing.circle((mm(cx), mm(cy)), mm(d / 2 - 0.06 * d), fill="none", stroke=colours.ink,
                              stroke_width=mm(0.02 * d)))
     token.add(emblem(drawing, animal.name, cx, cy - 0.11 * d, 0.48 * d, colours.ink, colours.fill))
-    token.add(_text(drawing, str(animal.points), cx, cy + 0.27 * d, 0.2 * d, weight="bold",
+    token.add(text(drawing, str(animal.points), cx, cy + 0.27 * d, 0.2 * d, weight="bold",
                     fill=colours.ink, class_="points"))
     return token
 
@@ -92,13 +90,13 @@ def tokens_page(options: PrintOptions, cell_mm: float) -> Page:
     paper, margin = options.paper, options.margin_mm
     width, height = options.printable
     d = token_diameter(options, cell_mm)
-    drawing = _new_drawing(paper)
+    drawing = new_drawing(paper, "Kiwara tokens")
     fold = paper.width_mm / 2
     for i, line in enumerate(("Kiwara tokens, 15 per player: fold along the dashed line, backs "
                               "behind fronts, then cut out the discs.",
                               "Zebra 6, gazelle 2, elephant 5, lion 1, crocodile 0 points; "
                               "a face-down token shows its back and scores 0.")):
-        drawing.add(_text(drawing, line, margin, margin + 1 + 4.5 * i, 3.0, anchor="start",
+        drawing.add(text(drawing, line, margin, margin + 1 + 4.5 * i, 3.0, anchor="start",
                           class_="sheet-title"))
     drawing.add(_fold_line(drawing, fold, margin + HEADER - 2, paper.height_mm - margin))
     pitch_x = (width / 2 - GUTTER) / COLUMNS
@@ -123,12 +121,12 @@ def _okapi_card(drawing, x: float, y: float):
                           stroke_width=0.4))
     card.add(drawing.rect((mm(x + 3), mm(y + 3)), (CARD_W - 6, CARD_H - 6), rx=2, fill="none",
                           stroke="#8A6641", stroke_width=0.6))
-    card.add(_text(drawing, "OKAPI", x + CARD_W / 2, y + 11, 7, weight="bold"))
+    card.add(text(drawing, "OKAPI", x + CARD_W / 2, y + 11, 7, weight="bold"))
     card.add(emblem(drawing, "okapi", x + CARD_W / 2, y + 36, 36, "#5B3A29", "#F4EEDC"))
-    card.add(_text(drawing, f"+{OKAPI_POINTS}", x + CARD_W / 2, y + 61, 10, weight="bold"))
+    card.add(text(drawing, f"+{OKAPI_POINTS}", x + CARD_W / 2, y + 61, 10, weight="bold"))
     for i, line in enumerate(("Taken by the player whose", "placement first fills a",
                               "territory. +5 at the end.")):
-        card.add(_text(drawing, line, x + CARD_W / 2, y + 71 + 4.2 * i, 3.2))
+        card.add(text(drawing, line, x + CARD_W / 2, y + 71 + 4.2 * i, 3.2))
     return card
 
 
@@ -139,7 +137,7 @@ def _card_back(drawing, x: float, y: float):
     for k in range(1, 6):
         card.add(drawing.rect((mm(x + 3 * k), mm(y + 3 * k)), (CARD_W - 6 * k, CARD_H - 6 * k),
                               rx=2, fill="none", stroke="#D8C9A0", stroke_width=0.5))
-    card.add(_text(drawing, "KIWARA", x + CARD_W / 2, y + CARD_H / 2, 7, weight="bold",
+    card.add(text(drawing, "KIWARA", x + CARD_W / 2, y + CARD_H / 2, 7, weight="bold",
                    fill="#F5EBD3"))
     return card
 
@@ -170,7 +168,7 @@ def _totem(drawing, x: float, y: float):
                             stroke="#888888", stroke_width=0.3, stroke_dasharray="2,2")
         line["class"] = "fold-line"
         totem.add(line)
-    totem.add(_text(drawing, "totem: fold on the dashed lines, tabs outwards", x + TOTEM_W + 4,
+    totem.add(text(drawing, "totem: fold on the dashed lines, tabs outwards", x + TOTEM_W + 4,
                     fold_y, 3, anchor="start"))
     return totem
 
@@ -182,8 +180,8 @@ def cards_page(options: PrintOptions) -> Page:
     total_h = 2 * (TOTEM_H + TAB_H)
     if width < 2 * CARD_W + 2 * GUTTER + TOTEM_W + 70 or height < max(CARD_H, total_h) + HEADER:
         raise PrintError(f"{paper.name} paper is too small for the cards sheet")
-    drawing = _new_drawing(paper)
-    drawing.add(_text(drawing, "Kiwara: the Okapi card and the totem. Fold the card along the "
+    drawing = new_drawing(paper, "Kiwara Okapi card and totem")
+    drawing.add(text(drawing, "Kiwara: the Okapi card and the totem. Fold the card along the "
                       "dashed line, back behind front, then cut.", margin, margin + 2, 3.0,
                       anchor="start", class_="sheet-title"))
     fold = margin + CARD_W + GUTTER

@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 from typing import Sequence
 
-from .board import Page
+from .sheet import Page
 from .page import PrintError
 
 FORMATS = ("svg", "pdf", "png")
@@ -47,7 +47,7 @@ def cairo_available() -> bool:
 
 def render_pdf(pages: Sequence[Page]) -> bytes:
     """All pages in one PDF, each page at its own size, vector throughout."""
-    cairosvg = _cairosvg("pdf")
+    _cairosvg("pdf")   # a clear PrintError when the extra is missing
     import cairocffi
     from cairosvg.parser import Tree
     from cairosvg.surface import PDFSurface
@@ -56,7 +56,8 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
     shared: list = []
 
     class PagedPDFSurface(PDFSurface):
-        """cairosvg renders one document per surface: reuse one cairo PDF surface, one page each."""
+        """cairosvg renders one document per surface (and has no multi-page API): hand every
+        document the same cairo PDF surface, resized, and end a page after each."""
 
         def _create_surface(self, width, height):
             if not shared:
@@ -65,7 +66,6 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
                 shared[0].set_size(width, height)
             return shared[0], width, height
 
-    del cairosvg
     for page in pages:
         surface = PagedPDFSurface(Tree(bytestring=page.svg.encode("utf-8")), output, 96)
         surface.cairo.show_page()

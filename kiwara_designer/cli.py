@@ -252,6 +252,10 @@ def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, kit) -> None:
     """
     board = load_layout(layout)
     title = "stdin layout" if layout == "-" else Path(layout).stem
+    problems = validate(board, FREE_PLAY).problems
+    if problems:   # designers print drafts too: say so, but print
+        click.echo(f"kiwara: note: {title} is not a valid free-play layout: "
+                   f"{'; '.join(p.message for p in problems)}", err=True)
     report = _print_job(board, output, title, paper, cell_mm, crop_marks, bleed_mm, kit)
     click.echo(_wrote(*report), err=output == "-")
 

@@ -36,6 +36,7 @@ def test_export_svg_file(tmp_path):
     result = run("export", "classic", "-o", str(target))
     assert result.exit_code == 0, result.output
     assert f"wrote {target}" in result.stdout and "cell 25 mm" in result.stdout
+    assert result.stderr == ""
     root = parse(target.read_text())
     assert length_mm(root.get("width")) == 297
     assert svg_rows(root) == ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
@@ -57,6 +58,7 @@ def test_export_layout_from_stdin(tmp_path):
     result = run("export", "-", "-o", str(target), input="AAB\nCCB\n")
     assert result.exit_code == 0, result.output
     assert svg_rows(parse(target.read_text())) == ["AAB", "CCB"]
+    assert "not a valid free-play layout: board is 3 × 2, expected 6 × 5" in result.stderr
 
 
 def test_export_kit_as_svg_files(tmp_path):

@@ -265,3 +265,22 @@ def test_paper_parsing_and_bad_options():
 def test_same_layout_same_drawing():
     layout = load_layout("president")
     assert board_pages(layout)[0].svg == board_pages(layout)[0].svg
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1, 3000), st.floats(30, 400), st.floats(0, 20))
+def test_tiles_cover_the_extent_with_the_overlap(extent, window, overlap):
+    from kiwara_designer.printing.page import tile_starts
+    if window <= overlap + 1:
+        return
+    starts = tile_starts(extent, window, overlap)
+    assert starts[0] == 0
+    if extent <= window:
+        assert starts == [0.0]
+        return
+    assert starts[-1] + window == pytest.approx(extent)
+    for a, b in zip(starts, starts[1:]):
+        assert a + window - b >= overlap - 1e-6      # neighbours share at least the overlap
+    # and no more pages than needed: one fewer could not cover it with that overlap
+    n = len(starts)
+    assert (n - 1) * (window - overlap) + overlap < extent + 1e-6 or n == 2

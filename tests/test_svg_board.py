@@ -47,10 +47,11 @@ def test_document_is_the_paper_in_millimetres(paper, width, height):
     assert [float(v) for v in root.get("viewBox").split()] == pytest.approx([0, 0, width, height])
 
 
-@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("paper, cell", [(A4, None), (LETTER, None), (A4, 6),
+                                         (Paper.parse("120x90"), None), (Paper.parse("200x290"), None)])
 @pytest.mark.parametrize("name", ["classic", "president"])
-def test_default_board_fits_inside_ten_mm_margins(paper, name):
-    root = single_page(load_layout(name), PrintOptions(paper))
+def test_board_fits_inside_ten_mm_margins(paper, cell, name):
+    root = single_page(load_layout(name), PrintOptions(paper, cell))
     tx, ty = translate_of(board_group(root))
     width, height = length_mm(root.get("width")), length_mm(root.get("height"))
     board_ids = {id(e) for e in board_group(root).iter()}
@@ -65,6 +66,11 @@ def test_default_board_fits_inside_ten_mm_margins(paper, name):
         assert box[2] <= width - 10 + 1e-6 and box[3] <= height - 10 + 1e-6, (element.attrib, box)
         checked += 1
     assert checked > 100
+    # the title block's text, at a generous 0.62 em per character, stays inside the margins too
+    for element in find_class(root, "title-block")[0].iter(NS + "text"):
+        x, size = float(element.get("x")), float(element.get("font-size"))
+        assert element.get("text-anchor") == "start"
+        assert 10 <= x and x + 0.62 * size * len(element.text) <= width - 10, element.text
 
 
 def test_default_cell_is_the_largest_whole_mm_fitting_both_papers():
@@ -194,7 +200,7 @@ def test_size_labels_coordinates_and_title():
     coords = sorted(e.text for e in texts(root, "coord"))
     assert coords == sorted(list("abcdef") * 2 + list("12345") * 2)
     title = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
-    assert "classic" in title and "3, 3, 5, 5, 7, 7" in title and "25 river segments" in title
+    assert "classic" in title and "sizes 3, 3, 5, 5, 7, 7" in title and "25 river segments" in title
 
 
 def test_crop_marks_and_bleed():

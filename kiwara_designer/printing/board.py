@@ -27,6 +27,7 @@ TRACK_COLOUR = "#D8C9A0"
 STONE_COLOUR = "#E4E0D6"
 
 PANEL_WIDTH = 52.0    # title block beside the board
+PANEL_HEIGHT = 60.0   # ... which needs this much height, however small the board
 STRIP_HEIGHT = 16.0   # title block under the board (or the page label of a tiled board)
 GAP = 6.0
 SCALE_BAR_MM = 40.0
@@ -101,7 +102,7 @@ class BoardGeometry:
 def _sheet_plan(extent: Rect, options: PrintOptions) -> str | None:
     """``'panel'`` (title block beside the board), ``'strip'`` (below) or None (must tile)."""
     width, height = options.printable
-    if extent.width + GAP + PANEL_WIDTH <= width and extent.height <= height:
+    if extent.width + GAP + PANEL_WIDTH <= width and max(extent.height, PANEL_HEIGHT) <= height:
         return "panel"
     if extent.width <= width and extent.height + GAP + STRIP_HEIGHT <= height:
         return "strip"
@@ -244,11 +245,18 @@ def _draw_crop_marks(drawing, group: Group, trim: Rect, bleed: float) -> None:
 
 
 def title_lines(layout: Layout, title: str, cell: float) -> list[str]:
+    """Short lines (they share a 52 mm column): title, board, sizes, sticks, scale."""
     return [title,
             f"{layout.grid.width} × {layout.grid.height} board, {len(layout.territories)} territories",
-            "size mix " + ", ".join(map(str, layout.size_mix)),
-            f"{len(layout.river_edges())} river segments (box: {STICKS_IN_BOX} sticks)",
-            f"cell {cell:g} mm: print at 100 % (actual size)"]
+            "sizes " + ", ".join(map(str, layout.size_mix)),
+            f"{len(layout.river_edges())} river segments ({STICKS_IN_BOX} sticks)",
+            f"cell {cell:g} mm",
+            "print at 100 % (actual size)"]
+
+
+def _fitting_size(title: str, width: float, largest: float) -> float:
+    """Font size at which a line fits ``width`` mm (a sans-serif glyph is < 0.62 em wide)."""
+    return min(largest, width / (0.62 * max(len(title), 1)))
 
 
 def _draw_scale_bar(drawing, x: float, y: float) -> Group:
@@ -265,15 +273,21 @@ def _draw_scale_bar(drawing, x: float, y: float) -> Group:
 def _draw_title_block(drawing, lines: list[str], box: Rect, compact: bool) -> Group:
     block = drawing.g(**{"class": "title-block"})
     if compact:   # two lines under the board, scale bar on the right
-        block.add(text(drawing, lines[0], box.x, box.y + 3, 5.0, anchor="start", weight="bold"))
+        block.add(text(drawing, lines[0], box.x, box.y + 3,
+                       _fitting_size(lines[0], box.width - SCALE_BAR_MM - GAP, 5.0),
+                       anchor="start", weight="bold"))
         half = (len(lines) + 1) // 2
-        for i, part in enumerate((lines[1:half], lines[half:])):
-            block.add(text(drawing, "  ·  ".join(part), box.x, box.y + 9 + 5 * i, 3.0, anchor="start"))
+        room = box.width - SCALE_BAR_MM - GAP
+        for i, part in enumerate(("  ·  ".join(lines[1:half]), "  ·  ".join(lines[half:]))):
+            block.add(text(drawing, part, box.x, box.y + 9 + 5 * i, _fitting_size(part, room, 3.0),
+                           anchor="start"))
         block.add(_draw_scale_bar(drawing, box.right - SCALE_BAR_MM, box.y + 2))
         return block
-    block.add(text(drawing, lines[0], box.x, box.y + 4, 6.0, anchor="start", weight="bold"))
+    block.add(text(drawing, lines[0], box.x, box.y + 4, _fitting_size(lines[0], box.width, 6.0),
+                   anchor="start", weight="bold"))
     for i, line in enumerate(lines[1:]):
-        block.add(text(drawing, line, box.x, box.y + 13 + 6 * i, 3.0, anchor="start"))
+        block.add(text(drawing, line, box.x, box.y + 13 + 6 * i, _fitting_size(line, box.width, 2.8),
+                       anchor="start"))
     block.add(_draw_scale_bar(drawing, box.x, box.y + 13 + 6 * len(lines)))
     block.add(text(drawing, "kiwara-designer", box.x, box.bottom - 2, 2.6, anchor="start",
                     fill="#8A8070"))
@@ -299,7 +313,9 @@ def board_pages(layout: Layout, options: PrintOptions = PrintOptions(),
             used = extent.width + GAP + PANEL_WIDTH
             left = margin + (width - used) / 2
             top = margin + (height - extent.height) / 2
-            panel = Rect(left + extent.width + GAP, top, PANEL_WIDTH, extent.height)
+            panel_height = max(extent.height, PANEL_HEIGHT)
+            panel = Rect(left + extent.width + GAP, margin + (height - panel_height) / 2,
+                         PANEL_WIDTH, panel_height)
         else:
             used = extent.height + GAP + STRIP_HEIGHT
             left = margin + (width - extent.width) / 2
@@ -347,7 +363,7 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
             drawing.add(shown)
             label = f"{lines[0]}: page {number} of {total} (row {j + 1}, column {i + 1})"
             strip = Rect(margin, margin + window_h + GAP, width, STRIP_HEIGHT)
-            drawing.add(_draw_title_block(drawing, [label, lines[2], lines[4], TILING_HELP],
+            drawing.add(_draw_title_block(drawing, [label, lines[2], lines[4], lines[5], TILING_HELP],
                                           strip, compact=True))
             pages.append(Page(f"board-{number}", paper.width_mm, paper.height_mm, drawing.tostring()))
     return pages

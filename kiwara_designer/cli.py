@@ -261,22 +261,9 @@ def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, kit) -> None:
 
 
 def _generator_sample(seed: int, mix: tuple[int, ...] | None):
-    try:
-        from .generator import sample_layouts
-    except ImportError:   # until the generator branch is merged: the shipped boards only
-        from .validation import builtin_layout
+    from .generator import sample_layouts   # imported here: only generate pays for it
 
-        click.echo("kiwara: note: no generator in this build; drawing from the shipped boards",
-                   err=True)
-
-        def sample_layouts(n, seed, mix=None):
-            boards = [b for b in map(builtin_layout, builtin_names())
-                      if validate(b, FREE_PLAY).valid and (mix is None or b.size_mix == mix)]
-            return random.Random(seed).sample(boards, min(n, len(boards)))
-    layouts = sample_layouts(1, seed, mix=mix)
-    if not layouts:
-        raise KiwaraError(f"no free-play layout has the size mix {','.join(map(str, mix or ()))}")
-    return layouts[0]
+    return sample_layouts(1, seed, mix=mix)[0]
 
 
 def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:

@@ -18,6 +18,28 @@ except (ImportError, OSError):
     HAVE_CAIRO = False
 
 
+# Shapes of valid free-play layouts, all with the mix 3,3,5,5,7,7 but the second.
+STUB_BOARDS = [["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"],
+               ["ADDDFF", "ABBDDF", "ABCCDD", "BBCEED", "CCCCED"],
+               ["AAABBB", "CCCCBD", "ECFFBD", "EEFDDD", "FFFFFF"]]
+
+
+@pytest.fixture
+def quick_generator(monkeypatch):
+    """The real sampler builds its counting tables once per process (seconds): these tests are
+    about the command, so they draw by seed from three known layouts, honouring --mix."""
+    import random
+
+    import kiwara_designer.generator as generator
+
+    def sample_layouts(n, seed, *, mix=None, **_):
+        boards = [Layout.from_rows(rows) for rows in STUB_BOARDS]
+        boards = [b for b in boards if mix is None or b.size_mix == tuple(mix)]
+        return [random.Random(seed).choice(boards) for _ in range(n)]
+
+    monkeypatch.setattr(generator, "sample_layouts", sample_layouts)
+
+
 def run(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input)
 
@@ -113,6 +135,7 @@ def generated_layout(stdout: str) -> Layout:
 
 
 def test_generate_writes_a_valid_board(tmp_path):
+    """End to end with the real uniform sampler."""
     target = tmp_path / "board.svg"
     result = run("generate", "--seed", "7", "-o", str(target))
     assert result.exit_code == 0, result.output
@@ -127,7 +150,7 @@ def test_generate_writes_a_valid_board(tmp_path):
     assert "seed 7" in title
 
 
-def test_generate_same_seed_same_board_default_file_name(tmp_path, monkeypatch):
+def test_generate_same_seed_same_board_default_file_name(quick_generator, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     first, second = run("generate", "--seed", "11"), run("generate", "--seed", "11")
     assert first.exit_code == second.exit_code == 0
@@ -135,7 +158,7 @@ def test_generate_same_seed_same_board_default_file_name(tmp_path, monkeypatch):
     assert (tmp_path / "kiwara-board-11.svg").exists()
 
 
-def test_generate_without_seed_prints_one_that_reproduces(tmp_path, monkeypatch):
+def test_generate_without_seed_prints_one_that_reproduces(quick_generator, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("generate")
     assert result.exit_code == 0, result.output
@@ -144,7 +167,7 @@ def test_generate_without_seed_prints_one_that_reproduces(tmp_path, monkeypatch)
     assert generated_layout(again.stdout) == generated_layout(result.stdout)
 
 
-def test_generate_mix_and_json(tmp_path):
+def test_generate_mix_and_json(quick_generator, tmp_path):
     result = run("generate", "--seed", "3", "--mix", "7,3,5,3,7,5", "-o", str(tmp_path / "b.svg"),
                  "--json")
     assert result.exit_code == 0, result.output
@@ -155,7 +178,7 @@ def test_generate_mix_and_json(tmp_path):
     assert validate(Layout.from_rows(data["rows"]), FREE_PLAY).valid
 
 
-def test_generate_svg_to_stdout_keeps_the_summary_on_stderr():
+def test_generate_svg_to_stdout_keeps_the_summary_on_stderr(quick_generator):
     result = run("generate", "--seed", "5", "-o", "-")
     assert result.exit_code == 0, result.output
     root = parse(result.stdout)
@@ -169,7 +192,7 @@ def test_generate_svg_to_stdout_keeps_the_summary_on_stderr():
     (["--seed", "-1"], "--seed"),
     (["--json", "-o", "-"], "pick one"),
 ])
-def test_generate_errors(args, message, tmp_path, monkeypatch):
+def test_generate_errors(quick_generator, args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("generate", *args)
     assert result.exit_code == 2

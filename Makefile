@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kiwara show classic
+	$(BIN)/kiwara generate
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -6,10 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,pdf]'
 	touch $(STAMP)
 
 setup: $(STAMP)

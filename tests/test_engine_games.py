@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine_layouts import random_free_play_layout
-from kiwara_designer.engine import KINDS, RuleVariant, new_game
+from kiwara_designer.engine import KINDS, PASS, IllegalMoveError, Move, RuleVariant, new_game
 from kiwara_designer.formats import load_layout
 
 
@@ -121,3 +122,48 @@ def test_300_random_games_on_random_free_play_layouts_end_full_and_odd():
         assert sum(scoring.totals) % 2 == 1 and scoring.winner is not None
         assert scoring.okapi is not None
         assert state.returns() == ((1.0, -1.0) if scoring.winner == 0 else (-1.0, 1.0))
+
+
+def candidate_moves(state, rng):
+    """Legal moves, and plausible near misses: other cells, kinds, totem positions, swap paths."""
+    grid = state.grid
+    legal = state.legal_moves()
+    candidates = list(legal) + [PASS, Move.opening(rng.randrange(grid.positions))]
+    for _ in range(25):
+        cell = rng.randrange(grid.size)
+        totem = rng.choice([None, rng.randrange(grid.positions)])
+        swaps = ()
+        if rng.random() < 0.3:
+            path, at = [], cell
+            for _ in range(rng.randrange(1, 4)):
+                at = rng.choice(grid.neighbours[at])
+                path.append(at)
+            swaps = tuple(path)
+        kind = "C" if swaps else rng.choice(KINDS)
+        candidates.append(Move(kind, cell, swaps, totem, grid.width))
+    for move in legal:
+        if move.swaps:
+            candidates.append(Move("C", move.cell, move.swaps[:-1] + move.swaps[-1:] * 2,
+                                   move.totem, grid.width))
+            candidates.append(Move("C", move.cell, move.swaps + (move.cell,), move.totem,
+                                   grid.width))
+    return candidates
+
+
+@pytest.mark.parametrize("mode", [0, 1, "chain"])
+def test_apply_accepts_exactly_the_legal_moves(mode):
+    rng = random.Random(17)
+    variant = RuleVariant(crocodile_swaps=mode)
+    for game in range(6):
+        layout = random_free_play_layout(rng) if game % 2 else load_layout("classic")
+        state = new_game(layout, variant)
+        while not state.is_terminal():
+            legal = set(state.legal_moves())
+            for move in candidate_moves(state, rng):
+                try:
+                    state.apply(move)
+                    accepted = True
+                except IllegalMoveError:
+                    accepted = False
+                assert accepted == (move in legal), str(move)
+            state = state.apply(rng.choice(state.legal_moves()))

@@ -137,8 +137,15 @@ _CLASSIC = RuleVariant()
 
 
 @lru_cache(maxsize=256)
-def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
+def _cached_tables(layout: Layout, names: tuple[str, ...], variant: RuleVariant,
+                   variant_name: str) -> _Tables:
     return _Tables(layout, variant)
+
+
+def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
+    # Layouts and variants compare equal whatever their territories and they are called, but a
+    # state shows those names: they are part of the key.
+    return _cached_tables(layout, layout.names, variant, variant.name)
 
 
 def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply) -> "GameState":

@@ -155,6 +155,10 @@ def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply)
     return s
 
 
+def _restore(layout, variant, *position) -> "GameState":
+    return _new_state(_tables(layout, variant), *position)
+
+
 def new_game(layout: Layout, variant: RuleVariant | None = None) -> "GameState":
     """The opening position: empty board, full reserves, the first player to place the totem."""
     t = _tables(layout, variant if variant is not None else _CLASSIC)
@@ -294,6 +298,12 @@ class GameState:
 
     def _key(self) -> tuple:
         return (self._board, self._reserve, self._totem, self._to_move, self._okapi)
+
+    def __reduce__(self):
+        # Pickle the position and rebuild the shared tables on the other side (small, fast).
+        return (_restore, (self._t.layout, self._t.variant, self._board, self._reserve,
+                           self._line_empty, self._empty, self._totem, self._to_move, self._okapi,
+                           self.ply))
 
     def __repr__(self) -> str:
         return f"<GameState ply {self.ply}, {self._t.variant.name}, to move {self._to_move}>"

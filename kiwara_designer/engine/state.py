@@ -35,18 +35,48 @@ class Token(NamedTuple):
     face_up: bool
 
 
-@lru_cache(maxsize=16)
-def _move_table(width: int, height: int) -> tuple:
-    """Every Move without crocodile swaps, built once per board size and shared by all states:
-    ``place[kind][cell][position]`` (position == number of positions: no totem move)."""
-    grid = Grid(width, height)
-    P = grid.positions
-    place = tuple(
-        tuple(tuple(Move(KINDS[k], c, (), None if q == P else q, width) for q in range(P + 1))
-              for c in grid.cells)
-        for k in range(5))
-    openings = tuple(Move(totem=q) for q in range(P))
-    return place, openings
+class _BoardTables:
+    """What depends only on the board size and the totem steps, shared by every layout: lines,
+    totem targets, and the Move objects themselves (built once, never per position)."""
+
+    def __init__(self, width: int, height: int, min_step: int, max_step: int) -> None:
+        grid = Grid(width, height)
+        w, P = width, grid.positions
+        self.grid = grid
+        self.lines = grid.lines
+        self.line_sets = tuple(frozenset(line) for line in grid.lines)
+        # Line ids: columns 0..w-1, rows w..w+h-1; the two totem positions facing a line share it.
+        self.pos_line = tuple(
+            (idx if kind == "column" else w + idx)
+            for kind, idx in (grid.position_side(p) for p in range(P)))
+        self.cell_lines = tuple((c % w, w + c // w) for c in grid.cells)
+        # For each position, the line crossing the faced one at each cell (a dict by cell).
+        self.crossing = tuple(
+            {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
+            for p in range(P))
+        # Totem destinations after a placement from each position: the normal steps in order,
+        # then (for the forced jump) every further position clockwise, each position once.
+        steps = range(min_step, max_step + 1)
+        self.step_targets, self.jump_targets = [], []
+        for p in range(P):
+            normal = list(dict.fromkeys((p + s) % P for s in steps))
+            further = [(p + s) % P for s in range(max_step + 1, max_step + 1 + P)]
+            further = [q for q in dict.fromkeys(further) if q not in normal]
+            self.step_targets.append(tuple((q, self.pos_line[q]) for q in normal))
+            self.jump_targets.append(tuple((q, self.pos_line[q]) for q in further))
+        # place[kind][cell][position]: every Move without swaps (position == P: no totem move).
+        self.place = tuple(
+            tuple(tuple(Move(KINDS[k], c, (), None if q == P else q, width) for q in range(P + 1))
+                  for c in grid.cells)
+            for k in range(5))
+        self.openings = tuple(Move(totem=q) for q in range(P))
+        # Moves of one cell for given destinations and kinds in reserve, shared between states.
+        self.chunks: dict[tuple, list[Move]] = {}
+
+
+@lru_cache(maxsize=32)
+def _board_tables(width: int, height: int, min_step: int, max_step: int) -> _BoardTables:
+    return _BoardTables(width, height, min_step, max_step)
 
 
 class _Tables:
@@ -55,42 +85,25 @@ class _Tables:
     def __init__(self, layout: Layout, variant: RuleVariant) -> None:
         grid = layout.grid
         self.layout, self.variant, self.grid = layout, variant, grid
-        w, h = grid.width, grid.height
-        self.width, self.size, self.P = w, grid.size, grid.positions
-        self.lines = grid.lines
-        self.line_sets = tuple(frozenset(line) for line in grid.lines)
-        # Line ids: columns 0..w-1, rows w..w+h-1; the two totem positions facing a line share it.
-        self.pos_line = tuple(
-            (idx if kind == "column" else w + idx)
-            for kind, idx in (grid.position_side(p) for p in range(self.P)))
-        self.cell_lines = tuple((c % w, w + c // w) for c in grid.cells)
-        # For each position, the line crossing the faced one at each cell (a dict by cell).
-        self.crossing = tuple(
-            {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
-            for p in range(self.P))
+        self.width, self.size, self.P = grid.width, grid.size, grid.positions
+        board = _board_tables(grid.width, grid.height, variant.totem_min_step,
+                              variant.totem_max_step)
+        for name in ("lines", "line_sets", "pos_line", "cell_lines", "crossing", "step_targets",
+                     "jump_targets", "place", "openings", "chunks"):
+            setattr(self, name, getattr(board, name))
         territory = layout.assignment
-        same = lambda a, b: territory[a] == territory[b]
         neighbours = grid.neighbours
         self.lion_reach = tuple(
-            tuple(n for n in neighbours[c] if not (variant.lion_blocked_by_rivers and not same(c, n)))
+            tuple(n for n in neighbours[c]
+                  if not (variant.lion_blocked_by_rivers and territory[c] != territory[n]))
             for c in grid.cells)
         self.swap_reach = tuple(
-            tuple(n for n in neighbours[c] if not (variant.crocodile_swap_needs_river and same(c, n)))
+            tuple(n for n in neighbours[c]
+                  if not (variant.crocodile_swap_needs_river and territory[c] == territory[n]))
             for c in grid.cells)
         self.territory_cells = tuple(t.cells for t in layout.territories)
         self.cell_territory_cells = tuple(self.territory_cells[territory[c]] for c in grid.cells)
         self.names = layout.names
-        # Totem destinations after a placement from each position: the normal steps in order,
-        # then (for the forced jump) every further position clockwise, each position once.
-        steps = range(variant.totem_min_step, variant.totem_max_step + 1)
-        self.step_targets, self.jump_targets = [], []
-        for p in range(self.P):
-            normal = list(dict.fromkeys((p + s) % self.P for s in steps))
-            further = [(p + s) % self.P for s in range(variant.totem_max_step + 1,
-                                                       variant.totem_max_step + 1 + self.P)]
-            further = [q for q in dict.fromkeys(further) if q not in normal]
-            self.step_targets.append(tuple((q, self.pos_line[q]) for q in normal))
-            self.jump_targets.append(tuple((q, self.pos_line[q]) for q in further))
         self.tokens = variant.tokens
         self.points = variant.points
         self.max_swaps = variant.max_swaps
@@ -99,9 +112,6 @@ class _Tables:
         self.down_near_lion = variant.face_down_next_to_lion
         self.swap_down_near_lion = variant.swapped_gazelle_face_down_next_to_lion
         self.first_placer = 0 if variant.first_placer == "first" else 1
-        self.place, self.openings = _move_table(w, grid.height)
-        # Moves of one cell for given destinations and kinds in reserve, shared between states.
-        self.chunks: dict[tuple, list[Move]] = {}
 
     def destinations(self, totem: int, line_empty) -> tuple[int, ...]:
         """Totem positions reachable after a placement, given the empty cells of each line."""

@@ -2,8 +2,9 @@
 
 A :class:`GameState` is immutable: :meth:`GameState.apply` returns a new state. For speed the
 board is a tuple of small integers (0 empty, else kind + 1, owner bit 8, face-down bit 16) and
-everything that depends only on the layout and the variant (lines, neighbours, totem steps, the
-Move objects themselves) is computed once per layout and variant in :class:`_Tables`.
+everything that depends only on the board size (lines, totem targets, the Move objects themselves)
+is computed once in :class:`_BoardTables`, and what depends on the layout and the variant
+(neighbours across rivers, territories, effects switched on) once in :class:`_Tables`.
 """
 from __future__ import annotations
 
@@ -153,8 +154,8 @@ def _cached_tables(layout: Layout, names: tuple[str, ...], variant: RuleVariant,
 
 
 def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
-    # Layouts and variants compare equal whatever their territories and they are called, but a
-    # state shows those names: they are part of the key.
+    # Layouts compare equal whatever their territories are called, variants whatever they are
+    # called; a state shows those names, so they are part of the key.
     return _cached_tables(layout, layout.names, variant, variant.name)
 
 

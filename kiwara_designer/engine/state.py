@@ -419,32 +419,31 @@ class GameState:
         reserve = self._reserve
         base = 5 * player
         kind = move.kind
-        if not any(reserve[base:base + 5]):
-            if kind is None and move.totem is None:
-                return _new_state(t, self._board, reserve, self._line_empty, self._empty,
-                                  totem, 1 - player, self._okapi, self.ply + 1)
-            raise IllegalMoveError(f"{move}: your reserve is empty, you must pass")
-        if kind is None:
-            raise IllegalMoveError(f"{move}: you must place a token (the totem is already out and "
-                                   f"your reserve is not empty)")
         k = KIND_INDEX.get(kind)
-        if k is None:
-            raise IllegalMoveError(f"{move}: unknown animal {kind!r}")
+        if k is None or not reserve[base + k]:
+            if not any(reserve[base:base + 5]):
+                if kind is None and move.totem is None and move.cell is None:
+                    return _new_state(t, self._board, reserve, self._line_empty, self._empty,
+                                      totem, 1 - player, self._okapi, self.ply + 1)
+                raise IllegalMoveError(f"{move}: your reserve is empty, you must pass")
+            if kind is None:
+                raise IllegalMoveError(f"{move}: you must place a token (the totem is already out "
+                                       f"and your reserve is not empty)")
+            if k is None:
+                raise IllegalMoveError(f"{move}: unknown animal {kind!r}")
+            raise IllegalMoveError(f"{move}: no {KIND_NAMES[k]} left in your reserve")
         if move.width != t.width:
             raise IllegalMoveError(f"{move}: written for a board {move.width} columns wide, "
                                    f"this one has {t.width}")
         c = move.cell
-        grid = t.grid
-        if not isinstance(c, int) or not 0 <= c < t.size:
-            raise IllegalMoveError(f"{move}: no such cell")
-        if not reserve[base + k]:
-            raise IllegalMoveError(f"{move}: no {KIND_NAMES[k]} left in your reserve")
         if c not in t.line_sets[totem]:
-            raise IllegalMoveError(f"{move}: {grid.cell_name(c)} is not on {grid.line_name(totem)}, "
+            grid = t.grid
+            where = grid.cell_name(c) if isinstance(c, int) and 0 <= c < t.size else "that cell"
+            raise IllegalMoveError(f"{move}: {where} is not on {grid.line_name(totem)}, "
                                    f"the line the totem faces")
         board = list(self._board)
         if board[c]:
-            raise IllegalMoveError(f"{move}: {grid.cell_name(c)} is occupied")
+            raise IllegalMoveError(f"{move}: {t.grid.cell_name(c)} is occupied")
         new_reserve = list(reserve)
         new_reserve[base + k] -= 1
         line_empty = list(self._line_empty)
@@ -453,9 +452,11 @@ class GameState:
         line_empty[row] -= 1
         empty = self._empty - 1
         code = (k + 1) | (player << 3)
-        if k <= GAZELLE and t.down_near_lion and any(
-                board[n] & KIND_MASK == LION_CODE for n in t.lion_reach[c]):
-            code |= DOWN_BIT
+        if k <= GAZELLE and t.down_near_lion:
+            for n in t.lion_reach[c]:
+                if board[n] & KIND_MASK == LION_CODE:
+                    code |= DOWN_BIT
+                    break
         board[c] = code
         if move.swaps and k != CROCODILE:
             raise IllegalMoveError(f"{move}: only a crocodile swaps with gazelles")
@@ -474,8 +475,12 @@ class GameState:
         elif move.swaps:
             self._swap(board, c, move)
         okapi = self._okapi
-        if okapi < 0 and all(board[n] for n in t.cell_territory_cells[c]):
-            okapi = player
+        if okapi < 0:
+            for n in t.cell_territory_cells[c]:
+                if not board[n]:
+                    break
+            else:
+                okapi = player
         if empty == 0 or not any(new_reserve):
             if move.totem is not None:
                 raise IllegalMoveError(f"{move}: this placement ends the game, the totem does not "

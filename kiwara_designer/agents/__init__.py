@@ -3,7 +3,8 @@ on the static evaluation :func:`evaluate`) and ``mcts`` (UCT). Build them with :
 from .base import Agent, AgentSpecError, RandomAgent, make_agent
 from .evaluation import evaluate
 from .greedy import GreedyAgent
+from .match import play_match
 from .mcts import MctsAgent
 
 __all__ = ["Agent", "AgentSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "evaluate",
-           "make_agent"]
+           "make_agent", "play_match"]

@@ -1,0 +1,267 @@
+"""A game of Kiwara in the terminal: a person against an agent, two agents, or two people.
+
+The loop is a library function over two callables (``read`` a line, ``write`` text), so the
+command line, a notebook or a test can drive it; ``kiwara play`` is a thin shell over it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import click
+
+from .agents import Agent, make_agent
+from .errors import KiwaraError
+from .geometry import COLUMN_LETTERS
+from .terminal import draw_layout
+
+HUMAN = "human"
+PLAYER_NAMES = ("first", "second")
+PLAYER_COLOURS = ("red", "blue")
+QUIT_WORDS = {"quit", "q", "exit", "resign"}
+LIST_WORDS = {"?", "moves", "list"}
+HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
+        "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass. "
+        "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
+        "'?' lists the legal moves, 'quit' ends the game.")
+
+
+# -- what the board shows, read from the engine's state ---------------------------------------
+def _token(state: Any, cell: int) -> tuple[int, str, bool] | None:
+    """(owner, animal letter, face up) of the token on ``cell``, or None when it is empty."""
+    token = state.board[cell]
+    if token is None:
+        return None
+    return token.owner, token.kind.letter, token.face_up
+
+
+def _reserve(state: Any, player: int) -> list[tuple[str, int]]:
+    """(animal letter, tokens in hand) for each kind, in the engine's kind order."""
+    return [(kind.letter, n) for kind, n in state.reserve_of(player)]
+
+
+def _totem(state: Any) -> int | None:
+    return state.totem
+
+
+# -- seats ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a side: a person (``agent`` is None) or an agent."""
+
+    label: str
+    agent: Agent | None = None
+
+    @classmethod
+    def parse(cls, spec: str) -> "Seat":
+        if spec.strip().lower() == HUMAN:
+            return cls(HUMAN)
+        agent = make_agent(spec)
+        return cls(agent.name, agent)
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent is None
+
+
+# -- drawing ----------------------------------------------------------------------------------
+def _styled(text: str, colour: bool, **style) -> str:
+    return click.style(text, **style) if colour else text
+
+
+def token_text(state: Any, cell: int, colour: bool = False) -> str:
+    """Three characters: `` Z `` first player's zebra, `` z `` the second's, ``(z)`` face down,
+    `` . `` empty."""
+    token = _token(state, cell)
+    if token is None:
+        return " . "
+    owner, letter, face_up = token
+    letter = letter.upper() if owner == 0 else letter.lower()
+    text = f" {letter} " if face_up else f"({letter})"
+    return _styled(text, colour, fg=PLAYER_COLOURS[owner], bold=face_up, dim=not face_up)
+
+
+def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
+    """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
+    pointing at the line it faces."""
+    w, h = grid.width, grid.height
+    body = ["  " + line + "  " for line in lines]
+    top = " " * len(lines[0]) + "  "
+    bottom = top
+    if totem is not None:
+        edge = grid.position_edge(totem)
+        kind, index = grid.position_side(totem)
+        mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
+        mark = _styled(mark, colour, fg="yellow", bold=True)
+        if kind == "column":
+            pad = " " * (2 + 5 + 4 * index)
+            if edge == "top":
+                top = pad + mark
+            else:
+                bottom = pad + mark
+        else:
+            row_line = 2 + 2 * index
+            line = lines[row_line]
+            body[row_line] = (mark + " " + line + "  ") if edge == "left" else ("  " + line + " " + mark)
+    return [top] + body + [bottom]
+
+
+def draw_game(state: Any, seats: tuple[Seat, Seat], colour: bool = False) -> str:
+    """The board (tokens, rivers as walls, the totem), the territory map beside it, reserves,
+    running scores and the territories' majorities."""
+    layout = state.layout
+    grid = layout.grid
+    tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
+    board = _with_totem(tokens.split("\n"), grid, _totem(state), colour)
+    territories = draw_layout(layout, colour=colour).split("\n")
+    territories = [""] + territories + [""]
+    lines = [f"{left}   {right}" for left, right in zip(board, territories)]
+
+    scoring = state.scoring()
+    for player in (0, 1):
+        name = _styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
+        hand = " ".join(f"{letter}{n}" for letter, n in _reserve(state, player))
+        okapi = " + Okapi" if scoring.okapi == player else ""
+        lines.append(f"{name} {seats[player].label:<16} hand {hand:<18} "
+                     f"{scoring.totals[player]:>3} points{okapi}")
+    parts = []
+    for t, spec in zip(scoring.territories, layout.territories):
+        first, second = t.tokens
+        lead = "-" if t.controller is None else PLAYER_NAMES[t.controller][0]
+        parts.append(f"{spec.name} {first}:{second} {lead} {t.points}")
+    lines.append("territories (first:second tokens, leader, points): " + "  ".join(parts))
+    return "\n".join(lines)
+
+
+def list_moves(state: Any) -> str:
+    """The legal moves, placements that differ only by the totem's step grouped:
+    ``Zc3>12|13|14``."""
+    groups: dict[str, list[str]] = {}
+    for move in state.legal_moves():
+        text = str(move)
+        head, sep, tail = text.partition(">")
+        groups.setdefault(head + sep, []).append(tail)
+    return " ".join(head + "|".join(tails) for head, tails in groups.items())
+
+
+# -- the game loop ----------------------------------------------------------------------------
+@dataclass
+class PlayResult:
+    state: Any
+    moves: list[str] = field(default_factory=list)
+    finished: bool = False
+
+
+def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
+              read: Callable[[str], str | None], write: Callable[[str], None],
+              colour: bool = False, parse_move: Callable[[str], Any] | None = None) -> PlayResult:
+    """Play from ``state`` to the end (or until a person quits or input ends).
+
+    ``read(prompt)`` returns a line, or None at the end of input; ``parse_move(text)`` turns
+    notation into a move (default: the engine's ``Move.parse`` on the layout's grid).
+    """
+    if parse_move is None:
+        from .engine import Move
+        parse_move = lambda text: Move.parse(text, state.layout.grid)  # noqa: E731
+    result = PlayResult(state)
+    write(draw_game(state, seats, colour))
+    while not state.is_terminal():
+        player = state.current_player()
+        seat = seats[player]
+        who = _styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
+        if seat.is_human:
+            move = _ask_move(state, who, read, write, parse_move)
+            if move is None:
+                write(f"game stopped after {state.ply} moves.")
+                result.state = state
+                return result
+        else:
+            move = seat.agent.choose(state, rng)
+            write(f"{who} ({seat.label}) plays {move}")
+        state = state.apply(move)
+        result.moves.append(str(move))
+        write(draw_game(state, seats, colour))
+    result.state, result.finished = state, True
+    write(outcome_line(state))
+    return result
+
+
+def _ask_move(state, who: str, read, write, parse_move) -> Any | None:
+    while True:
+        text = read(f"{who} to play (? for moves, quit to stop)> ")
+        if text is None:
+            return None
+        text = text.strip()
+        if not text:
+            continue
+        word = text.lower()
+        if word in QUIT_WORDS:
+            return None
+        if word in LIST_WORDS:
+            write("legal moves: " + list_moves(state))
+            continue
+        if word in {"help", "h"}:
+            write(HELP)
+            continue
+        try:
+            move = parse_move(text)
+            state.apply(move)          # the engine says why a move is illegal
+        except KiwaraError as exc:
+            write(f"not played: {exc} (type ? for the legal moves, help for the notation)")
+            continue
+        return move
+
+
+def outcome_line(state: Any) -> str:
+    scoring = state.scoring()
+    first, second = scoring.totals
+    if scoring.winner is None:
+        return f"game over: draw, {first} to {second}"
+    return (f"game over: {PLAYER_NAMES[scoring.winner]} player wins, "
+            f"{first} to {second}")
+
+
+# -- a session: what ``kiwara play`` sets up ---------------------------------------------------
+@dataclass
+class Session:
+    layout_source: str
+    layout: Any
+    variant: Any
+    variant_source: str | None
+    seats: tuple[Seat, Seat]
+    seed: int
+    state: Any
+
+    def play(self, read, write, colour: bool = False) -> PlayResult:
+        return play_game(self.state, self.seats, random.Random(self.seed), read, write, colour)
+
+    def record(self, result: PlayResult):
+        """The engine's game record of what was played (a stopped game too)."""
+        from .engine import GameRecord
+        return GameRecord.from_moves(self.layout, self.variant, result.moves,
+                                     players=[s.label for s in self.seats], seed=self.seed)
+
+    def record_json(self, result: PlayResult) -> str:
+        return self.record(result).to_json()
+
+
+def start_session(layout_name: str, first: str, second: str, variant_file: str | None = None,
+                  seed: int | None = None) -> Session:
+    """Load the layout and variant, parse both seats and open the game; errors are
+    :class:`KiwaraError` naming the bad option."""
+    from .engine import RuleVariant, new_game
+    from .formats import load_layout
+
+    seats = []
+    for option, spec in (("--first", first), ("--second", second)):
+        try:
+            seats.append(Seat.parse(spec))
+        except KiwaraError as exc:
+            raise KiwaraError(f"{option}: {exc}; or human") from None
+    layout = load_layout(layout_name)
+    variant = RuleVariant.load(variant_file) if variant_file else RuleVariant()
+    if seed is None:
+        seed = random.SystemRandom().randrange(10 ** 6)
+    return Session(layout_name, layout, variant, variant_file, (seats[0], seats[1]), seed,
+                   new_game(layout, variant))

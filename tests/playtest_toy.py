@@ -133,8 +133,20 @@ class ToyGreedy:
         return max(state.legal_moves(), key=lead)
 
 
+@dataclass(frozen=True)
+class ToySlow:
+    """Random, but takes 2 ms per move: long enough games to kill a sweep in the middle."""
+
+    name: str = "slow"
+
+    def choose(self, state, rng: random.Random):
+        import time
+        time.sleep(0.002)
+        return rng.choice(state.legal_moves())
+
+
 def make_toy_agent(spec: str):
-    agents = {"random": ToyRandom, "first": ToyFirstChoice, "greedy": ToyGreedy}
+    agents = {"random": ToyRandom, "first": ToyFirstChoice, "greedy": ToyGreedy, "slow": ToySlow}
     if spec not in agents:
         from kiwara_designer.playtest import PlaytestError
         raise PlaytestError(f"unknown toy agent {spec!r}")
@@ -149,3 +161,7 @@ def toy_evaluate(state: ToyState, player: int) -> float:
 TOY_KIT = GameKit(new_game=new_toy_game, make_agent=make_toy_agent, evaluate=toy_evaluate,
                   default_variant=ToyVariant)
 SMALL = Layout.from_rows(["AABB", "ACCB", "DDCB"])
+# distinct under the board's symmetries, so each is its own row in a store
+LAYOUTS = [Layout.from_rows(rows) for rows in (
+    ["AABB", "ACCB", "DDCB"], ["AAAB", "CCAB", "DDDB"], ["ABBB", "ACCB", "ADDD"],
+    ["AABB", "AABB", "CCDD"], ["ABCD", "ABCD", "ABCD"], ["AAAA", "BBCC", "DDCC"])]

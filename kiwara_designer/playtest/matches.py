@@ -45,7 +45,7 @@ def kiwara_kit() -> GameKit:
     from ..agents import evaluate, make_agent
     from ..engine import GameRecord, RuleVariant, new_game
     return GameKit(new_game=new_game, make_agent=make_agent, evaluate=evaluate,
-                   default_variant=RuleVariant, make_record=GameRecord)
+                   default_variant=RuleVariant, make_record=GameRecord.from_moves)
 
 
 # -- pairings and seeds ----------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class GameResult:
     decisiveness: float | None             # share of the game the final winner led to the end
     okapi: int | None                      # seat that took the Okapi
     control: tuple[int | None, ...]        # final controller of each territory
-    control_changes: tuple[int, ...]       # times each territory's majority changed hands
+    control_changes: tuple[int, ...]       # times each territory's control changed hands
     moves: tuple[str, ...] | None = field(default=None, compare=False)
     seconds: float = field(default=0.0, compare=False)
 
@@ -151,12 +151,14 @@ def lead_statistics(leads: Sequence[float], winner: int | None) -> tuple[int, fl
 
 
 def territory_holders(scoring: Any) -> tuple[int | None, ...]:
-    """Seat holding the majority of each territory now (None on a tie or an empty territory),
-    from the engine's per-territory token counts (face-down tokens included, as the rules say)."""
+    """Seat controlling each territory now (None on a tie or an empty territory): the engine's
+    ``controller``, else the majority of its token counts (face-down tokens included)."""
     holders = []
     for t in scoring.territories:
         first, second = t.tokens
-        holders.append(FIRST if first > second else SECOND if second > first else None)
+        holder = getattr(t, "controller", FIRST if first > second else SECOND if second > first
+                         else None)
+        holders.append(holder if holder in (FIRST, SECOND) else None)   # engine: -1 = shared tie
     return tuple(holders)
 
 
@@ -175,7 +177,7 @@ def play_game(layout: Layout, variant: Any, pairing: Pairing, master_seed: int, 
     leads: list[float] = []
     moves: list[str] = []
     legal_total = decisions = turns = 0
-    holders_before: tuple[int | None, ...] | None = None
+    last_holders: list[int | None] | None = None
     changes: list[int] = []
     while not state.is_terminal():
         player = state.current_player()
@@ -189,12 +191,13 @@ def play_game(layout: Layout, variant: Any, pairing: Pairing, master_seed: int, 
         state = state.apply(move)
         scoring = state.scoring()
         holders = territory_holders(scoring)
-        if holders_before is None:
-            changes = [0] * len(holders)
-        else:
-            for t, (was, now) in enumerate(zip(holders_before, holders)):
-                changes[t] += was is not None and now is not None and was != now
-        holders_before = holders
+        if last_holders is None:
+            last_holders, changes = [None] * len(holders), [0] * len(holders)
+        # a majority usually changes hands through a tie, so compare with the last real holder
+        for t, now in enumerate(holders):
+            if now is not None:
+                changes[t] += last_holders[t] is not None and last_holders[t] != now
+                last_holders[t] = now
         if state.is_terminal():
             leads.append(scoring.totals[0] - scoring.totals[1])
         elif kit.evaluate is not None:
@@ -316,5 +319,5 @@ def make_game_record(kit: GameKit, layout: Layout, variant: Any, pairing: Pairin
                      result: GameResult) -> Any:
     """Build the engine's record of a replayed game; adapted to the engine's GameRecord."""
     players = (pairing.a, pairing.b) if result.a_seat == FIRST else (pairing.b, pairing.a)
-    return kit.make_record(layout=layout, variant=variant, moves=list(result.moves or ()),
-                           players=players, seed=result.seed)
+    return kit.make_record(layout, variant, list(result.moves or ()), players=list(players),
+                           seed=result.seed, master_seed=seed, game_index=result.index)

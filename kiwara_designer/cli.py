@@ -246,6 +246,309 @@ def play(layout_name, first, second, variant_file, seed, record, colour) -> None
 # ============================================================================================
 # Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
 # ============================================================================================
+def _lab_variant(name: str | None):
+    from .engine import RuleVariant
+    return RuleVariant() if name is None else RuleVariant.load(name)
+
+
+def _lab_pairing(text: str):
+    from .playtest import Pairing
+    return Pairing.parse(text)
+
+
+def _lab_progress(label: str):
+    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    state: dict = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
+                                             show_pos=True, show_eta=True)
+            state["bar"].__enter__()
+        bar = state["bar"]
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+    return update, close
+
+
+def _lab_common(func):
+    """Options shared by playtest, compare and sweep."""
+    from .playtest import DEFAULT_AGENTS
+    for option in reversed([
+        click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+                     help="Games per layout (seats alternate: agent A opens the even ones)."),
+        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                     help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: game i is seeded from (seed, i), so any game replays."),
+        click.option("--workers", "-j", type=click.IntRange(min=1),
+                     help="Worker processes (default: number of cores)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _lab_skill_options(func):
+    from .playtest import DEFAULT_SKILL
+    func = click.option("--skill-games", type=click.IntRange(min=0),
+                        help="Games of the skill pairing per layout (default: a quarter of "
+                             "--games; 0 to skip the skill gap).")(func)
+    return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                        help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+
+
+def _lab_skill_games(skill_games: int | None, games: int) -> int:
+    return max(1, games // 4) if skill_games is None else skill_games
+
+
+def _lab_record_name(source: str, index: int) -> str:
+    from pathlib import Path
+    stem = "stdin" if source == "-" else Path(source).stem
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+    return f"{stem}-game{index:05d}.json"
+
+
+@main.command()
+@click.argument("layout_files", metavar="LAYOUT...", nargs=-1, required=True)
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@_lab_common
+@_lab_skill_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
+@click.option("--records", type=click.Path(file_okay=False),
+              help="Write every game's record (JSON, for kiwara replay) into this directory.")
+def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
+             as_json, records) -> None:
+    """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
+
+    \b
+    Examples:
+      kiwara playtest classic
+      kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
+      kiwara playtest my-board.txt --variant totem_1_2 --json
+      kiwara playtest classic --games 10 --records games/
+    """
+    from pathlib import Path
+
+    from .playtest import compute_metrics, kiwara_kit, play_match
+    from .playtest.matches import make_game_record
+    from .playtest.text import format_metrics
+
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    boards = [(name, load_layout(name)) for name in layout_files]
+    kit = kiwara_kit()
+    output = []
+    for name, board in boards:
+        results = play_match(board, variant, pairing, games, seed, workers, kit,
+                             keep_moves=bool(records))
+        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
+                         if n_skill else [])
+        metrics = compute_metrics(results, board.names, board.sizes, skill_results)
+        if records:
+            folder = Path(records)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                for game in results:
+                    record = make_game_record(kit, board, variant, pairing, seed, game)
+                    (folder / _lab_record_name(name, game.index)).write_text(
+                        record.to_json() + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
+        head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
+                "agents": pairing.name, "games": games, "seed": seed,
+                "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
+        output.append({**head, "metrics": metrics.to_json()})
+        if not as_json:
+            skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
+            click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
+                                               f"{games} games, seed {seed}{skill_text}"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+    elif records:
+        click.echo(f"game records written to {records}/", err=True)
+
+
+@main.command()
+@click.argument("layout_name", metavar="[LAYOUT]", default="classic")
+@click.option("--variant", "variant_names", multiple=True, required=True,
+              help="A rules variant (TOML file or built-in name); give it twice.")
+@_lab_common
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+def compare(layout_name, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on LAYOUT (default classic) over the same seeds.
+
+    Game i of both variants has the same seed and seats, so the games are paired: the difference
+    in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
+    for reference), the score margin with a paired z test.
+
+    \b
+    Examples:
+      kiwara compare --variant classic --variant totem_1_2
+      kiwara compare president --variant classic --variant my-rules.toml --games 400 --json
+    """
+    from .playtest.compare import compare_variants
+    from .playtest.text import format_comparison
+
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    variants = tuple(_lab_variant(v) for v in variant_names)
+    names = tuple(variant_names)
+    board = load_layout(layout_name)
+    pairing = _lab_pairing(agents)
+    result = compare_variants(board, variants, names, pairing, games, seed, workers)
+    if as_json:
+        click.echo(json.dumps({"layout": layout_name, "agents": pairing.name, "games": games,
+                               "seed": seed, **result.to_json()}, indent=2))
+    else:
+        click.echo(format_comparison(result, f"{layout_name}: agents {pairing}, {games} games "
+                                             f"per variant on the same seeds (seed {seed})"))
+
+
+def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
+    if len(chosen) != 1:
+        raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
+    if from_file is not None:
+        boards = []
+        for entry in load_layouts(from_file):
+            if entry.error:
+                raise entry.error
+            boards.append(entry.layout)
+        return boards
+    from .generator import iter_layouts, sample_layouts
+    if sample is not None:
+        return sample_layouts(sample, seed, canonical=True)
+    return list(iter_layouts(canonical=True))
+
+
+@main.command()
+@click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
+@click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
+@click.option("--from", "from_file", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@_lab_common
+@_lab_skill_options
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                  "(needs pip install 'kiwara-designer[cluster]').")
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
+def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
+          skill_games, scheduler, as_json) -> None:
+    """Play many layouts into a results database, resumably.
+
+    Every finished game is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a game, and two sweeps may share
+    one database. --seed seeds both the layout sample and the games.
+
+    \b
+    Examples:
+      kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 100
+      kiwara sweep --from shortlist.txt --db results.sqlite --agents mcts:50 --workers 2
+      kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from .playtest import open_store, run_sweep
+
+    boards = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    update, close = _lab_progress(f"{len(boards)} layouts")
+    with open_store(db) as store:
+        try:
+            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
+                                skill=skill_pairing, skill_games=n_skill, progress=update)
+        finally:
+            close()
+        totals = store.totals()
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "database": totals}, indent=2))
+    else:
+        click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
+                   f"{summary.games_already_stored} already stored, {summary.games_played} played, "
+                   f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+                   f"({summary.workers} workers)")
+        click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
+                                 "score_margin", "abs_score_margin", "length", "branching_factor",
+                                 "decision_moves", "lead_changes", "decisiveness",
+                                 "okapi_taker_win_rate", "skill_gap", "contestedness"]),
+              help="Metric to rank by.")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files (and SVG boards).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> None:
+    """List the best layouts of a results database.
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+    """
+    from .playtest import open_store
+    from .playtest.report import export_layouts
+    from .playtest.text import format_ranking
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents)
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
+    else:
+        click.echo(format_ranking(rows, by))
+    if export_dir:
+        written = export_layouts(rows, export_dir)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from .playtest import open_store
+    from .playtest.report import render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(html)
+    except OSError as exc:
+        raise KiwaraError(f"{output}: cannot write the report: {exc.strerror}")
+    click.echo(f"report written to {output}", err=True)
 
 
 # ============================================================================================

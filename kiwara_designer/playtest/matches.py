@@ -20,6 +20,9 @@ from ..errors import KiwaraError
 from ..layout import Layout
 
 FIRST, SECOND = 0, 1
+# The default pairing and skill pairing: see README "Play-test lab", "Which agents".
+DEFAULT_AGENTS = "greedy,greedy"
+DEFAULT_SKILL = "greedy,random"
 
 
 class PlaytestError(KiwaraError):

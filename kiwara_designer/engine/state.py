@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..errors import KiwaraError
 from ..geometry import Grid
 from ..layout import Layout
 from .moves import PASS, IllegalMoveError, Move
@@ -20,6 +21,10 @@ ZEBRA, GAZELLE, ELEPHANT, LION, CROCODILE = range(5)
 KIND_INDEX = {letter: i for i, letter in enumerate(KINDS)}
 KIND_MASK, OWNER_BIT, DOWN_BIT = 7, 8, 16
 GAZELLE_CODE, ZEBRA_CODE, LION_CODE = GAZELLE + 1, ZEBRA + 1, LION + 1
+
+
+class PositionError(KiwaraError):
+    """A hand-built position that cannot arise or cannot be played from."""
 
 
 class Token(NamedTuple):
@@ -143,6 +148,68 @@ def new_game(layout: Layout, variant: RuleVariant | None = None) -> "GameState":
     if sum(t.tokens) == 0:
         state._to_move = -1
     return state
+
+
+def setup_position(layout: Layout, variant: RuleVariant | None = None, *,
+                   tokens: dict[str, str] | None = None, totem: int | None = None,
+                   to_move: int = 0, okapi: int | None = None,
+                   reserves: tuple[dict[str, int], dict[str, int]] | None = None,
+                   ply: int | None = None) -> "GameState":
+    """A position built by hand, for puzzles and tests.
+
+    ``tokens`` maps cell names to ``"Z"`` (first player, face up), ``"z"`` (second player),
+    ``"[Z]"`` / ``"[z]"`` (face down). Reserves default to the variant's tokens minus those on the
+    board. The game is over if the board is full or both reserves are empty.
+    """
+    variant = variant if variant is not None else RuleVariant()
+    t = _tables(layout, variant)
+    grid = layout.grid
+    board = [0] * grid.size
+    on_board = [[0] * 5, [0] * 5]
+    for name, text in (tokens or {}).items():
+        cell = grid.parse_cell(name)
+        down = text.startswith("[") and text.endswith("]")
+        letter = text[1:-1] if down else text
+        if len(letter) != 1 or letter.upper() not in KIND_INDEX:
+            raise PositionError(f"{name}: token {text!r} is not one of Z G E L C (lower case for the "
+                             f"second player, [Z] for face down)")
+        owner = 0 if letter.isupper() else 1
+        k = KIND_INDEX[letter.upper()]
+        board[cell] = (k + 1) | (owner << 3) | (DOWN_BIT if down else 0)
+        on_board[owner][k] += 1
+    if reserves is None:
+        reserve = []
+        for owner in (0, 1):
+            for k in range(5):
+                left = t.tokens[k] - on_board[owner][k]
+                if left < 0:
+                    raise PositionError(f"player {owner} has {on_board[owner][k]} {KIND_NAMES[k]}s on "
+                                     f"the board, more than the {t.tokens[k]} of the variant")
+                reserve.append(left)
+    else:
+        reserve = [reserves[owner].get(kind, 0) for owner in (0, 1) for kind in KINDS]
+    if totem is not None and not 0 <= totem < t.P:
+        raise PositionError(f"no totem position {totem}")
+    full = [all(board[c] for c in cells) for cells in t.territory_cells]
+    if okapi is None and any(full):
+        raise PositionError("a territory is full, so the Okapi has been awarded: give okapi=0 or 1")
+    line_empty = [0] * (grid.width + grid.height)
+    for c in grid.cells:
+        if not board[c]:
+            col, row = t.cell_lines[c]
+            line_empty[col] += 1
+            line_empty[row] += 1
+    empty = board.count(0)
+    if totem is None:
+        if any(board):
+            raise PositionError("tokens on the board but no totem position")
+    elif empty and not line_empty[t.pos_line[totem]]:
+        raise PositionError(f"the totem faces {grid.line_name(totem)}, which is full")
+    over = totem is not None and (empty == 0 or not any(reserve))
+    return _new_state(t, tuple(board), tuple(reserve), tuple(line_empty), empty,
+                      -1 if totem is None else totem, -1 if over else to_move,
+                      -1 if okapi is None else okapi,
+                      ply if ply is not None else grid.size - empty + 1)
 
 
 class GameState:

@@ -183,6 +183,92 @@ def layouts_builtin(as_json) -> None:
 # ============================================================================================
 # Engine: perft, replay, play  (issue 4)
 # ============================================================================================
+def _engine_setup(layout_name: str, variant_name: str | None):
+    from .engine import load_variant
+    return load_layout(layout_name), load_variant(variant_name)
+
+
+@main.command("perft")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - for stdin.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--moves", "moves_text", default="", help="Moves to play first, in notation, "
+              "separated by spaces (perft then counts from that position).")
+@click.option("--divide", is_flag=True, help="Also print the count under each first move.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> None:
+    """Count the move sequences of length 1..DEPTH: the move generator's check.
+
+    Prints one line per depth, `perft 1 22`; a move is a whole turn (see the rules reference).
+
+    \b
+    Examples:
+      kiwara perft 2
+      kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
+      kiwara perft 2 --moves "T7 Zc3>9" --json
+    """
+    from .engine import IllegalMoveError, new_game, perft, perft_divide
+    board, variant = _engine_setup(layout_name, variant_name)
+    state = new_game(board, variant)
+    for index, text in enumerate(moves_text.split()):
+        try:
+            state = state.play(text)
+        except IllegalMoveError as exc:
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
+            sys.exit(EXIT_NEGATIVE)
+    counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
+    split = perft_divide(state, depth) if divide and depth else []
+    if as_json:
+        click.echo(json.dumps({"layout": list(board.rows), "variant": variant.to_dict(),
+                               "moves": moves_text.split(),
+                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
+                               "divide": {str(m): n for m, n in split} if divide else None},
+                              indent=1))
+        return
+    if divide:
+        for move, n in split:
+            click.echo(f"{move} {n}")
+    for d, n in counts:
+        click.echo(f"perft {d} {n}")
+
+
+@main.command("replay")
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"scores": [first, second], "winner": …, "territories": […]}.')
+@click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
+def replay_cmd(record, as_json, colour) -> None:
+    """Re-check every move of a game RECORD (JSON file, or - for stdin) and show the result.
+
+    Prints the final board and the scoring table. Exit 1 at the first illegal move (with its
+    number, the move and the reason), 2 if the file is not a game record.
+
+    \b
+    Examples:
+      kiwara replay game.json
+      kiwara play --record - | kiwara replay - --json
+    """
+    from .engine import GameRecord, ReplayError
+    from .game_view import draw_state, scoring_table
+    game = GameRecord.load(record)
+    try:
+        state = game.replay()
+    except ReplayError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
+                                   "reason": exc.reason}))
+        click.echo(f"kiwara: illegal move: {exc}", err=True)
+        sys.exit(EXIT_NEGATIVE)
+    scoring = state.scoring()
+    if as_json:
+        click.echo(json.dumps({**scoring.to_dict(), "moves": len(game.moves),
+                               "finished": state.is_terminal()}, indent=1))
+        return
+    click.echo(draw_state(state, colour=True), color=colour)
+    click.echo()
+    click.echo(scoring_table(scoring))
 
 
 # -- agents and play --------------------------------------------------------------------------

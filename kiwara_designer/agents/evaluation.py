@@ -23,36 +23,22 @@ from typing import Any
 FUTURE_POINTS_PER_CELL = 3.0
 
 
-def territory_facts(state: Any) -> list[tuple[int, int, int, int]]:
-    """(first's tokens, second's tokens, face-up points, empty cells) of every territory,
-    read from the engine's scoring breakdown."""
-    scoring = state.scoring()
-    facts = []
-    for t in scoring.territories:
-        first, second = t.tokens
-        facts.append((first, second, t.points, t.size - first - second))
-    return facts
-
-
-def okapi_bonus(state: Any) -> tuple[int | None, float]:
-    scoring = state.scoring()
-    return scoring.okapi, float(state.variant.okapi_bonus) if scoring.okapi is not None else 0.0
-
-
 def evaluate(state: Any, player: int) -> float:
     """Estimated point lead of ``player`` (0 = first, 1 = second) in ``state``; see the module
     docstring for the formula."""
+    scoring = state.scoring()
     value = 0.0
-    for first, second, points, empty in territory_facts(state):
+    for t in scoring.territories:
+        first, second = t.tokens
+        empty = t.size - first - second
         margin = first - second if player == 0 else second - first
-        stake = points + FUTURE_POINTS_PER_CELL * empty
+        stake = t.points + FUTURE_POINTS_PER_CELL * empty
         if margin > empty:
             value += stake
         elif -margin > empty:
             value -= stake
         else:
             value += stake * margin / (empty + 1)
-    holder, bonus = okapi_bonus(state)
-    if holder is not None:
-        value += bonus if holder == player else -bonus
+    if scoring.okapi is not None:
+        value += scoring.okapi_points if scoring.okapi == player else -scoring.okapi_points
     return value

@@ -1,0 +1,50 @@
+"""Wall time to play-test one layout to a ±3 % (95 % Wilson) interval on the first-player win
+rate with the default pairing, on all cores. Target: ≤ 60 s on the 2-core machine.
+
+Run: .venv/bin/python benchmarks/playtest_precision.py [--layout classic] [--repeats 3]
+Games are played in rounds of --round games until the interval's half width is ≤ 3 %; each round
+continues the same seeded sequence of games, so the result is the same as one long match.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from kiwara_designer import load_layout
+from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics, play_match
+from kiwara_designer.playtest.matches import default_workers
+
+
+def run(layout, seed: int, workers: int, round_size: int, target: float) -> tuple[int, float, float]:
+    start = time.perf_counter()
+    games: list = []
+    while True:
+        games += play_match(layout, None, DEFAULT_AGENTS, games=round_size, seed=seed,
+                            workers=workers, first_index=len(games))
+        rate = compute_metrics(games).first_player_win
+        if rate.half_width <= target:
+            return len(games), rate.value, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--layout", default="classic")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--round", type=int, default=200)
+    parser.add_argument("--target", type=float, default=0.03)
+    args = parser.parse_args()
+    workers = default_workers()
+    layout = load_layout(args.layout)
+    times = []
+    for seed in range(args.repeats):
+        n, p, seconds = run(layout, seed, workers, args.round, args.target)
+        times.append(seconds)
+        print(f"seed {seed}: {n} games, first-player win rate {p:.3f} ± {args.target:.0%} "
+              f"in {seconds:.1f} s")
+    print(f"{args.layout}, agents {DEFAULT_AGENTS}, {workers} workers: median "
+          f"{statistics.median(times):.1f} s to ±{args.target:.0%} (target ≤ 60 s)")
+
+
+if __name__ == "__main__":
+    main()

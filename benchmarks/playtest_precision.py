@@ -2,8 +2,8 @@
 rate with the default pairing, on all cores. Target: ≤ 60 s on the 2-core machine.
 
 Run: .venv/bin/python benchmarks/playtest_precision.py [--layout classic] [--repeats 3]
-Games are played in rounds of --round games until the interval's half width is ≤ 3 %; each round
-continues the same seeded sequence of games, so the result is the same as one long match.
+Uses ``play_to_precision``: a first round of --round games, then the games the current rate says
+are still needed (the same seeded sequence as one long match).
 """
 from __future__ import annotations
 
@@ -12,19 +12,16 @@ import statistics
 import time
 
 from kiwara_designer import load_layout
-from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics, play_match
-from kiwara_designer.playtest.matches import default_workers
+from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics
+from kiwara_designer.playtest.matches import default_workers, play_to_precision
 
 
 def run(layout, seed: int, workers: int, round_size: int, target: float) -> tuple[int, float, float]:
     start = time.perf_counter()
-    games: list = []
-    while True:
-        games += play_match(layout, None, DEFAULT_AGENTS, games=round_size, seed=seed,
-                            workers=workers, first_index=len(games))
-        rate = compute_metrics(games).first_player_win
-        if rate.half_width <= target:
-            return len(games), rate.value, time.perf_counter() - start
+    games = play_to_precision(layout, None, DEFAULT_AGENTS, target, seed, workers,
+                              first_round=round_size)
+    rate = compute_metrics(games).first_player_win
+    return len(games), rate.value, time.perf_counter() - start
 
 
 def main() -> None:

@@ -408,8 +408,11 @@ def _lab_record_name(source: str, index: int) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
 @click.option("--records", type=click.Path(file_okay=False),
               help="Write every game's record (JSON, for kiwara replay) into this directory.")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
+                   "--games is then the first round.")
 def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
-             as_json, records) -> None:
+             as_json, records, precision) -> None:
     """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
 
     \b
@@ -418,10 +421,11 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
       kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
       kiwara playtest my-board.txt --variant totem_1_2 --json
       kiwara playtest classic --games 10 --records games/
+      kiwara playtest classic --precision 0.03
     """
     from pathlib import Path
 
-    from .playtest import compute_metrics, kiwara_kit, play_match
+    from .playtest import compute_metrics, kiwara_kit, play_match, play_to_precision
     from .playtest.matches import make_game_record
     from .playtest.text import format_metrics
 
@@ -432,8 +436,15 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     kit = kiwara_kit()
     output = []
     for name, board in boards:
-        results = play_match(board, variant, pairing, games, seed, workers, kit,
-                             keep_moves=bool(records))
+        if precision:
+            results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
+                                        first_round=games)
+            if records:   # replayed with their moves only when asked: records are rarely wanted
+                results = play_match(board, variant, pairing, len(results), seed, workers, kit,
+                                     keep_moves=True)
+        else:
+            results = play_match(board, variant, pairing, games, seed, workers, kit,
+                                 keep_moves=bool(records))
         skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
                          if n_skill else [])
         metrics = compute_metrics(results, board.names, board.sizes, skill_results)
@@ -448,13 +459,13 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
             except OSError as exc:
                 raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
         head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
-                "agents": pairing.name, "games": games, "seed": seed,
+                "agents": pairing.name, "games": len(results), "seed": seed,
                 "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
         output.append({**head, "metrics": metrics.to_json()})
         if not as_json:
             skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
             click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
-                                               f"{games} games, seed {seed}{skill_text}"))
+                                               f"{len(results)} games, seed {seed}{skill_text}"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
     elif records:

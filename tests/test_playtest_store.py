@@ -191,3 +191,15 @@ def test_dask_local_cluster_path(tmp_path):
         again = run_sweep(store, LAYOUTS[:4], None, "random", games=8, seed=3, kit=TOY_KIT,
                           scheduler=cluster.scheduler_address)
         assert (again.games_already_stored, again.games_stored) == (24, 8)
+
+
+def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
+    from kiwara_designer.playtest import play_to_precision
+    from kiwara_designer.playtest.stats import wilson_interval
+    games = play_to_precision(SMALL, None, "random", 0.05, seed=2, workers=1, kit=TOY_KIT,
+                              first_round=50)
+    wins = sum(g.winner == 0 for g in games) + sum(g.winner is None for g in games) / 2
+    low, high = wilson_interval(wins, len(games))
+    assert (high - low) / 2 <= 0.05
+    assert len(games) < 450          # ±5 % needs about 385 games at a rate near 0.5
+    assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, kit=TOY_KIT)

@@ -324,3 +324,28 @@ def make_game_record(kit: GameKit, layout: Layout, variant: Any, pairing: Pairin
     players = (pairing.a, pairing.b) if result.a_seat == FIRST else (pairing.b, pairing.a)
     return kit.make_record(layout, variant, list(result.moves or ()), players=list(players),
                            seed=result.seed, master_seed=seed, game_index=result.index)
+
+
+def play_to_precision(layout: Layout, variant: Any = None, pairing: Pairing | str = DEFAULT_AGENTS,
+                      half_width: float = 0.03, seed: int = 0, workers: int | None = None,
+                      kit: GameKit | None = None, first_round: int = 200,
+                      max_games: int = 20_000) -> list[GameResult]:
+    """Play until the 95 % Wilson interval of the first-player win rate is at most ±half_width.
+
+    After each round the games still needed are estimated from the current rate (normal
+    approximation, plus 2 % for the Wilson interval being slightly wider) and played in one go,
+    so the match rarely overshoots. Games are the same seeded sequence as one long match."""
+    from .stats import games_for_half_width, proportion
+    if not 0 < half_width < 0.5:
+        raise PlaytestError(f"the precision must be between 0 and 0.5, got {half_width}")
+    games: list[GameResult] = []
+    want = min(first_round, max_games)
+    while True:
+        games += play_match(layout, variant, pairing, want - len(games), seed, workers, kit,
+                            first_index=len(games))
+        firsts = sum(g.winner == FIRST for g in games) + sum(g.winner is None for g in games) / 2
+        rate = proportion(firsts, len(games))
+        if rate.half_width <= half_width or len(games) >= max_games:
+            return games
+        needed = int(games_for_half_width(half_width, rate.value) * 1.02) + 1
+        want = min(max(needed, len(games) + 20), max_games)

@@ -581,7 +581,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 @click.option("--by", "by", default="score", show_default=True,
               type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
                                  "score_margin", "abs_score_margin", "length", "branching_factor",
-                                 "decision_moves", "lead_changes", "decisiveness",
+                                 "decision_moves", "lead_changes", "lead_change_rate", "decisiveness",
                                  "okapi_taker_win_rate", "skill_gap", "contestedness"]),
               help="Metric to rank by.")
 @click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")

@@ -145,7 +145,10 @@ def test_metrics_by_hand():
     assert (a.first, a.second, a.nobody, a.contested) == (0.5, 0.25, 0.25, 0.25)
     assert (b.first, b.second, b.nobody, b.contested) == (0.5, 0.5, 0.0, 0.25)
     assert m.skill_gap is None
-    expected = (0.5 * 0.75 + 0.2 * (1 - 0.6) + 0.1 * 0.5) / 0.8
+    # lead changes per move: 2/9, 0/9, 1/11, 3/9 → mean 0.16162; term = that / 0.5
+    rate = (2 / 9 + 0 + 1 / 11 + 3 / 9) / 4
+    assert m.lead_change_rate.mean == pytest.approx(rate)
+    expected = (0.5 * 0.75 + 0.2 * (1 - 0.6) + 0.1 * rate / 0.5) / 0.8
     assert m.score == pytest.approx(expected)
 
 
@@ -154,7 +157,8 @@ def test_skill_gap_and_full_score():
     # agent A (the stronger) sits in seat i % 2 and wins games 0, 1, 2: 3 of 4
     m = compute_metrics([game(0, 0, (2, 1))], skill_games=skill)
     assert m.skill_gap.value == pytest.approx(0.75)
-    assert layout_score(1.0, 0.25, 6.0, 0.75) == pytest.approx(0.5 + 0.2 * 0.75 + 0.1 + 0.2 * 0.5)
+    assert layout_score(1.0, 0.25, 0.6, 0.75) == pytest.approx(0.5 + 0.2 * 0.75 + 0.1 + 0.2 * 0.5)
+    assert layout_score(0.5, None, None, None) == pytest.approx(0.5)
 
 
 def test_balance_interval_reaches_one_when_the_win_rate_interval_covers_a_half():

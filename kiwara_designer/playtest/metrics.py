@@ -14,7 +14,7 @@ from .stats import Proportion, Summary, proportion, summarise
 # Weights of the combined layout score (README: "Layout score"). Balance dominates: an unfair
 # layout is useless however exciting; tension and skill separate the fair ones.
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
-LEAD_CHANGES_FOR_FULL_MARKS = 3.0
+LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Metrics:
     branching: Summary                # mean legal moves per turn, per game
     decision_moves: Summary           # share of turns with a real choice, per game
     lead_changes: Summary
+    lead_change_rate: Summary         # lead changes / (plies − 1), per game
     decisiveness: Summary
     okapi_taker_win: Proportion       # among games with an Okapi and a winner
     okapi_first: Proportion           # share of Okapis taken by the first player
@@ -72,6 +73,7 @@ class Metrics:
             "branching_factor": self.branching.to_json(),
             "decision_moves": self.decision_moves.to_json(),
             "lead_changes": self.lead_changes.to_json(),
+            "lead_change_rate": self.lead_change_rate.to_json(),
             "decisiveness": self.decisiveness.to_json(),
             "okapi_taker_win_rate": self.okapi_taker_win.to_json(),
             "okapi_first_player_rate": self.okapi_first.to_json(),
@@ -95,16 +97,17 @@ def balance_interval(rate: Proportion) -> tuple[float, float, float]:
     return value, min(ends), high
 
 
-def layout_score(balance: float, decisiveness: float | None, lead_changes: float | None,
+def layout_score(balance: float, decisiveness: float | None, lead_change_rate: float | None,
                  skill_gap: float | None) -> float:
     """score = Σ wᵢ·termᵢ / Σ wᵢ over the measured terms (weights in SCORE_WEIGHTS), each in [0, 1]:
-    balance; tension = 1 − decisiveness; min(lead changes / 3, 1); skill = 2·(skill gap − 0.5),
-    clipped to [0, 1]. A term that was not measured (no skill games) is left out, not zeroed."""
+    balance; tension = 1 − decisiveness; lead changes = min(lead change rate / 0.5, 1);
+    skill = 2·(skill gap − 0.5) clipped to [0, 1]. A term that was not measured (no skill games)
+    is left out, not zeroed."""
     terms = {"balance": balance}
     if decisiveness is not None:
         terms["tension"] = 1 - decisiveness
-    if lead_changes is not None:
-        terms["lead_changes"] = min(lead_changes / LEAD_CHANGES_FOR_FULL_MARKS, 1.0)
+    if lead_change_rate is not None:
+        terms["lead_changes"] = min(lead_change_rate / LEAD_CHANGE_RATE_FOR_FULL_MARKS, 1.0)
     if skill_gap is not None:
         terms["skill"] = min(max(2 * (skill_gap - 0.5), 0.0), 1.0)
     total = sum(SCORE_WEIGHTS[k] for k in terms)
@@ -143,7 +146,8 @@ def compute_metrics(games: Sequence[GameResult], territory_names: Sequence[str] 
         skill = proportion(strong + skill_draws / 2, len(skill_games))
     balance = balance_interval(first_rate)
     decisiveness = summarise(decisive)
-    lead_changes = summarise([g.lead_changes for g in games])
+    lead_change_rate = summarise([g.lead_changes / (g.plies - 1) if g.plies > 1 else 0.0
+                                  for g in games])
     return Metrics(
         games=n,
         first_player_win=first_rate,
@@ -154,7 +158,8 @@ def compute_metrics(games: Sequence[GameResult], territory_names: Sequence[str] 
         length=summarise([g.plies for g in games]),
         branching=summarise([g.branching for g in games]),
         decision_moves=summarise([g.decisions / g.plies if g.plies else 0.0 for g in games]),
-        lead_changes=lead_changes,
+        lead_changes=summarise([g.lead_changes for g in games]),
+        lead_change_rate=lead_change_rate,
         decisiveness=decisiveness,
         okapi_taker_win=proportion(sum(g.winner == g.okapi for g in okapi_decided),
                                    len(okapi_decided)),
@@ -162,7 +167,7 @@ def compute_metrics(games: Sequence[GameResult], territory_names: Sequence[str] 
         agent_a_win=proportion(a_wins + draws / 2, n),
         territories=tuple(territories),
         skill_gap=skill,
-        score=layout_score(balance[0], decisiveness.mean, lead_changes.mean,
+        score=layout_score(balance[0], decisiveness.mean, lead_change_rate.mean,
                            skill.value if skill else None),
     )
 
@@ -178,6 +183,7 @@ METRIC_VALUES = {
     "branching_factor": lambda m: m.branching.mean,
     "decision_moves": lambda m: m.decision_moves.mean,
     "lead_changes": lambda m: m.lead_changes.mean,
+    "lead_change_rate": lambda m: m.lead_change_rate.mean,
     "decisiveness": lambda m: m.decisiveness.mean,
     "okapi_taker_win_rate": lambda m: m.okapi_taker_win.value,
     "skill_gap": lambda m: m.skill_gap.value if m.skill_gap else None,

@@ -244,7 +244,7 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
                     "(red: mean per river count).</figcaption></figure>")
     body.append("</div>")
     body.append('<p class="note">Layout score = weighted mean of balance (0.5), tension = 1 − '
-                "decisiveness (0.2), lead changes / 3 capped at 1 (0.1) and skill = 2 × (skill gap "
+                "decisiveness (0.2), lead changes per move / 0.5 capped at 1 (0.1) and skill = 2 × (skill gap "
                 "− 0.5) (0.2); see the README, section Play-test lab.</p>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"

@@ -36,6 +36,7 @@ def metric_lines(m: Metrics) -> list[tuple[str, str]]:
         ("branching factor", _s(m.branching, 1)),
         ("decision moves", _s(m.decision_moves, 3)),
         ("lead changes", _s(m.lead_changes, 2)),
+        ("lead changes per move", _s(m.lead_change_rate, 3)),
         ("decisiveness", _s(m.decisiveness, 3)),
         ("Okapi taker win rate", _p(m.okapi_taker_win)),
         ("Okapi taken by 1st player", _p(m.okapi_first)),

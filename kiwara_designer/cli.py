@@ -571,7 +571,8 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
         click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
                    f"{summary.games_already_stored} already stored, {summary.games_played} played, "
                    f"{summary.games_stored} stored in {summary.seconds:.1f} s "
-                   f"({summary.workers} workers)")
+                   + (f"(Dask scheduler {scheduler})" if scheduler
+                      else f"({summary.workers} workers)"))
         click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
 
 

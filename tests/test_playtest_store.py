@@ -126,20 +126,58 @@ def stored_games(db: Path) -> int:
         return 0
 
 
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"      # a zombie has ended; only its exit status is left
+
+
+def wait_gone(pids: list[int], seconds: float) -> bool:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    for p in pids:           # never leave processes behind, even when the test fails
+        if alive(p):
+            os.kill(p, signal.SIGKILL)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
     db, games = tmp_path / "kill.sqlite", 8
     script = SWEEP_SCRIPT.format(tests=str(TESTS), db=str(db), games=games)
     total = len(LAYOUTS) * games
-    for kill_after in (10, 25):
-        # the sweep and its worker processes form one process group: kill them all at once
+    for kill_after, whole_group in ((10, False), (25, True)):
         proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
         deadline = time.time() + 30
         while stored_games(db) < kill_after and time.time() < deadline and proc.poll() is None:
             time.sleep(0.02)
         assert proc.poll() is None, "the sweep finished before it could be killed"
-        os.killpg(proc.pid, signal.SIGKILL)
+        workers = children_of(proc.pid)
+        if whole_group:     # the sweep and its worker processes, all at once
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:               # only the sweep: its workers must notice and end
+            os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         assert kill_after <= stored_games(db) < total
+        assert workers and wait_gone(workers, 5.0), "orphan workers kept running"
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
     assert count_games(db) == [(i, games, games) for i in range(1, len(LAYOUTS) + 1)]
     with Store(db) as store:

@@ -264,7 +264,8 @@ def run_batches(batches: Iterable[Batch], workers: int | None = None
             yield play_batch(batch)
         return
     pending = iter(batches)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         in_flight = set()
         for batch in pending:
             in_flight.add(pool.submit(play_batch, batch))
@@ -277,6 +278,18 @@ def run_batches(batches: Iterable[Batch], workers: int | None = None
                 nxt = next(pending, None)
                 if nxt is not None:
                     in_flight.add(pool.submit(play_batch, nxt))
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initialiser: end this worker when its parent dies (a sweep killed with kill -9
+    must not leave orphan workers playing on)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def batch_size(games: int, workers: int) -> int:

@@ -167,3 +167,29 @@ def test_balance_interval_reaches_one_when_the_win_rate_interval_covers_a_half()
     value, low, high = balance_interval(proportion(9, 10))
     assert value == pytest.approx(0.2)
     assert low < value < high < 1
+
+
+def naive_lead_statistics(leads, winner):
+    """Independent, brute-force reading of the definitions."""
+    signs = [(v > 0) - (v < 0) for v in leads]
+    nonzero = [s for s in signs if s]
+    changes = sum(a != b for a, b in zip(nonzero, nonzero[1:]))
+    if winner is None or not leads:
+        return changes, None
+    wanted = 1 if winner == 0 else -1
+    L = len(leads)
+    for m in range(1, L + 1):          # move m (1-based) after which the winner always led
+        if all(s == wanted for s in signs[m - 1:]):
+            return changes, 1 - m / L
+    return changes, 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=40), st.sampled_from([0, 1, None]))
+def test_lead_statistics_match_a_brute_force_reading(leads, winner):
+    changes, decisive = lead_statistics(leads, winner)
+    want_changes, want_decisive = naive_lead_statistics(leads, winner)
+    assert changes == want_changes
+    assert decisive == (None if want_decisive is None else pytest.approx(want_decisive))
+    if decisive is not None:
+        assert 0 <= decisive < 1

@@ -528,7 +528,7 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 @main.command()
 @click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
 @click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
-@click.option("--from", "from_file", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
 @click.option("--db", required=True, type=click.Path(dir_okay=False),
               help="SQLite results database (created if missing; resumed if it exists).")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")

@@ -1,0 +1,255 @@
+"""Exact counts, streaming enumeration and uniform sampling of free-play layouts.
+
+A layout here is a partition of a W × H board into ``territories`` orthogonally connected
+territories whose sizes come from ``sizes``. Everything rests on exact counts from a frontier
+dynamic programme (see :mod:`._frontier`): enumeration walks its table in a fixed order and can
+start at any index by unranking; sampling draws a uniform index and unranks it. Symmetry classes
+are counted with Burnside's lemma from exact fixed-point counts (:mod:`._symmetric`).
+
+Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's order. With
+``canonical=True`` only layouts equal to their canonical form (:meth:`Layout.canonical`) are
+yielded, so every symmetry class appears exactly once.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from operator import itemgetter
+from typing import Iterator
+
+from ..geometry import Grid
+from ..layout import Layout
+from ._frontier import Frontier
+from ._symmetric import FixedPointCounter
+from .filters import Filters, Pattern, territory_span
+from .problem import GeneratorError, Problem
+
+__all__ = ["Filters", "GeneratorError", "Pattern", "Problem", "count_by_mix", "count_layouts",
+           "fixed_point_counts", "iter_layouts", "sample_layouts", "territory_span"]
+
+DEFAULT_SIZES = (3, 5, 7, 9)
+DRAWS_PER_SAMPLE = 2000       # rejection budget under filters before giving up, per sample
+
+
+# -- cached machinery per problem ------------------------------------------------------------
+@lru_cache(maxsize=4)
+def _frontier(problem: Problem) -> Frontier:
+    g = problem.grid
+    frontier = Frontier(g.width, g.height, problem.sizes, problem.unit, problem.valid_codes)
+    frontier.table()
+    return frontier
+
+
+@lru_cache(maxsize=4)
+def _fixed_points(problem: Problem) -> dict[str, dict[int, int]]:
+    g = problem.grid
+    return {s.name: FixedPointCounter(g.neighbours, s.perm, problem.sizes, problem.unit,
+                                      problem.valid_codes).count()
+            for s in g.symmetries[1:]}
+
+
+class _Symmetry:
+    """Fast images of assignment tuples (reading order, numbered by first appearance)."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.getters = []
+        for s in grid.symmetries[1:]:
+            source = [0] * grid.size
+            for c, image in enumerate(s.perm):
+                source[image] = c
+            self.getters.append(_getter(source))
+
+    @staticmethod
+    def normalized(values) -> tuple[int, ...]:
+        first: dict[int, int] = {}
+        return tuple([first.setdefault(v, len(first)) for v in values])
+
+    def images(self, a: tuple[int, ...]):
+        for get in self.getters:
+            yield self.normalized(get(a))
+
+    def is_canonical(self, a: tuple[int, ...]) -> bool:
+        return all(a <= image for image in self.images(a))
+
+    def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
+        return min(a, *self.images(a)) if self.getters else a
+
+    def stabiliser(self, a: tuple[int, ...]) -> int:
+        return 1 + sum(image == a for image in self.images(a))
+
+
+def _getter(indices):
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda seq: (seq[only],)
+    return itemgetter(*indices)
+
+
+class _Source:
+    """Turns the table's walks (piece ids in sweep order) into assignments in reading order."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.frontier = _frontier(problem)
+        position = [0] * problem.grid.size
+        for i, cell in enumerate(self.frontier.order):
+            position[cell] = i
+        self.reading = _getter(position)
+        self.symmetry = _Symmetry(problem.grid)
+
+    def assignment(self, ids: bytes) -> tuple[int, ...]:
+        return _Symmetry.normalized(self.reading(ids))
+
+    def layout(self, assignment: tuple[int, ...]) -> Layout:
+        return Layout(self.problem.grid, assignment)
+
+    def count(self, mix) -> int:
+        return self.frontier.table().get(self.problem.code(mix), 0)
+
+
+@lru_cache(maxsize=4)
+def _source(problem: Problem) -> _Source:
+    return _Source(problem)
+
+
+def _mixes(problem: Problem, mix) -> tuple[tuple[int, ...], ...]:
+    return (problem.check_mix(mix),) if mix is not None else problem.mixes
+
+
+# -- counts ----------------------------------------------------------------------------------
+def count_by_mix(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
+                 canonical: bool = False) -> dict[tuple[int, ...], int]:
+    """Number of layouts (or of symmetry classes) for every admissible size mix, mixes sorted."""
+    problem = Problem.make(grid, territories, sizes)
+    table = _frontier(problem).table()
+    counts = {mix: table.get(problem.code(mix), 0) for mix in problem.mixes}
+    if not canonical:
+        return counts
+    fixed = _fixed_points(problem)
+    order = len(problem.grid.symmetries)
+    classes = {}
+    for mix, total in counts.items():
+        code = problem.code(mix)
+        orbit_sum = total + sum(f.get(code, 0) for f in fixed.values())
+        if orbit_sum % order:
+            raise AssertionError(f"Burnside sum {orbit_sum} for {mix} is not divisible by {order}")
+        classes[mix] = orbit_sum // order
+    return classes
+
+
+def count_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
+                  mix=None, canonical: bool = False) -> int:
+    """Exact number of valid layouts (symmetry classes with ``canonical``), optionally of one mix."""
+    problem = Problem.make(grid, territories, sizes)
+    counts = count_by_mix(problem.grid, territories, sizes, canonical=canonical)
+    return sum(counts[m] for m in _mixes(problem, mix))
+
+
+def fixed_point_counts(grid: Grid | None = None, territories: int = 6,
+                       sizes=DEFAULT_SIZES) -> dict[str, int]:
+    """Layouts left unchanged by each symmetry of the board (identity first: all layouts)."""
+    problem = Problem.make(grid, territories, sizes)
+    total = sum(count_by_mix(problem.grid, territories, sizes).values())
+    out = {problem.grid.symmetries[0].name: total}
+    codes = {problem.code(m) for m in problem.mixes}
+    for name, table in _fixed_points(problem).items():
+        out[name] = sum(v for c, v in table.items() if c in codes)
+    return out
+
+
+# -- enumeration -----------------------------------------------------------------------------
+def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
+                 canonical: bool = False, mix=None, start: int = 0,
+                 filters: Filters | None = None) -> Iterator[Layout]:
+    """Every valid layout once, lazily, in a fixed order; from the ``start``-th one on.
+
+    With ``canonical`` only the canonical form of each symmetry class; with ``mix`` only that
+    size mix; with ``filters`` only layouts they accept. ``start`` counts what would be yielded,
+    so ``iter_layouts(..., start=n)`` continues where a consumer stopped after ``n`` layouts.
+    Without ``canonical`` and ``filters`` the start is reached by unranking (instantly);
+    otherwise the skipped layouts are generated and dropped. Memory stays constant.
+    """
+    problem = Problem.make(grid, territories, sizes)
+    mixes = _mixes(problem, mix)
+    if not isinstance(start, int) or start < 0:
+        raise GeneratorError(f"start must be a non-negative whole number, got {start!r}")
+    filters = filters if filters is not None and filters.active else None
+    return _iterate(_source(problem), mixes, canonical, start, filters)
+
+
+def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
+    frontier, problem = source.frontier, source.problem
+    jump = not canonical and filters is None
+    is_canonical = source.symmetry.is_canonical
+    grid = problem.grid
+    for mix in mixes:
+        skip = 0
+        if jump:
+            total = source.count(mix)
+            if start >= total:
+                start -= total
+                continue
+            skip, start = start, 0
+        for ids in frontier.walk(problem.code(mix), skip):
+            a = source.assignment(ids)
+            if canonical and not is_canonical(a):
+                continue
+            layout = Layout(grid, a)
+            if filters is not None and not filters.accepts(layout):
+                continue
+            if start:
+                start -= 1
+                continue
+            yield layout
+
+
+# -- sampling --------------------------------------------------------------------------------
+def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int = 6,
+                   sizes=DEFAULT_SIZES, mix=None, canonical: bool = False,
+                   filters: Filters | None = None) -> list[Layout]:
+    """``n`` independent uniform draws (with replacement) from a seed.
+
+    Each valid layout of the mix (or of all mixes) is equally likely: a uniform index below the
+    exact count is unranked. With ``canonical`` each symmetry class is equally likely: a uniform
+    layout is kept with probability |stabiliser| / |symmetry group|, which makes every class's
+    chance the same, and its canonical form is returned. With ``filters`` draws are repeated
+    until one is accepted; rejection from an exactly uniform draw stays exactly uniform over the
+    accepted layouts. The same seed always gives the same list.
+    """
+    if not isinstance(n, int) or n < 0:
+        raise GeneratorError(f"the number of samples must be a non-negative whole number, got {n!r}")
+    problem = Problem.make(grid, territories, sizes)
+    mixes = _mixes(problem, mix)
+    filters = filters if filters is not None and filters.active else None
+    source = _source(problem)
+    weights = [source.count(m) for m in mixes]
+    total = sum(weights)
+    if total == 0:
+        raise GeneratorError(f"no layout exists for {problem.describe()}"
+                             + (f" with mix {','.join(map(str, mixes[0]))}" if mix else ""))
+    rng = random.Random(seed)
+    order = len(problem.grid.symmetries)
+    symmetry = source.symmetry
+    out: list[Layout] = []
+    draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1) * (order if canonical else 1)
+    while len(out) < n:
+        draws += 1
+        if draws > budget:
+            raise GeneratorError(
+                f"the filters accepted {len(out)} of {draws - 1:,} uniform draws; they are too "
+                f"strict to sample from, list the matching layouts instead")
+        index = rng.randrange(total)
+        for mix_, weight in zip(mixes, weights):
+            if index < weight:
+                break
+            index -= weight
+        a = source.assignment(source.frontier.unrank(problem.code(mix_), index))
+        if canonical:
+            if rng.randrange(order) >= symmetry.stabiliser(a):
+                continue
+            a = symmetry.canonical(a)
+        layout = Layout(problem.grid, a)
+        if filters is not None and not filters.accepts(layout):
+            continue
+        out.append(layout)
+    return out

@@ -1,0 +1,132 @@
+"""Filters on generated layouts: river segments, territory span, a pattern that must appear."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..formats import read_source, source_label
+from ..layout import TERRITORY_CHARS, Layout
+from .problem import GeneratorError
+
+WILDCARD = "."
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A window of cells: cells with the same letter must lie in one territory, cells with
+    different letters in different territories; ``.`` cells may be anything.
+
+    It matches a layout if it does so at some position, as drawn (not turned or mirrored).
+    """
+
+    rows: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.rows or any(len(r) != len(self.rows[0]) for r in self.rows):
+            raise GeneratorError("a pattern needs rows of equal, non-zero length")
+        for r, row in enumerate(self.rows, start=1):
+            for c, ch in enumerate(row, start=1):
+                if ch != WILDCARD and ch not in TERRITORY_CHARS:
+                    raise GeneratorError(f"pattern row {r}, column {c}: unknown character {ch!r}"
+                                         f" (use A-Z, a-z, 0-9, or . for any)")
+        if all(ch == WILDCARD for row in self.rows for ch in row):
+            raise GeneratorError("a pattern needs at least one lettered cell")
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<pattern>") -> "Pattern":
+        rows = []
+        for raw in text.splitlines():
+            content = raw.split("#", 1)[0].replace(" ", "").replace("\t", "")
+            if content:
+                rows.append(content)
+            elif rows:
+                break                           # the first block only
+        if not rows:
+            raise GeneratorError(f"{source}: no pattern rows found")
+        try:
+            return cls(tuple(rows))
+        except GeneratorError as exc:
+            raise GeneratorError(f"{source}: {exc}") from None
+
+    @classmethod
+    def load(cls, name: str | Path) -> "Pattern":
+        """A pattern from a file (``-`` for stdin): rows of letters and dots."""
+        return cls.parse(read_source(str(name)), source_label(str(name)))
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def matches(self, layout: Layout) -> bool:
+        grid, a = layout.grid, layout.assignment
+        cells = [(x, y, ch) for y, row in enumerate(self.rows) for x, ch in enumerate(row)
+                 if ch != WILDCARD]
+        for oy in range(grid.height - self.height + 1):
+            for ox in range(grid.width - self.width + 1):
+                seen: dict[str, int] = {}
+                for x, y, ch in cells:
+                    territory = a[(oy + y) * grid.width + ox + x]
+                    if seen.setdefault(ch, territory) != territory:
+                        break
+                else:
+                    if len(set(seen.values())) == len(seen):
+                        return True
+        return False
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Conditions a listed or sampled layout must meet; ``None`` means no condition.
+
+    ``max_span`` bounds every territory's bounding box: neither its width nor its height in
+    cells may exceed it.
+    """
+
+    min_rivers: int | None = None
+    max_rivers: int | None = None
+    max_span: int | None = None
+    contains: Pattern | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_rivers", "max_rivers", "max_span"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise GeneratorError(f"{name.replace('_', ' ')} must not be negative, got {value}")
+
+    @property
+    def active(self) -> bool:
+        return any(v is not None for v in (self.min_rivers, self.max_rivers, self.max_span,
+                                           self.contains))
+
+    def accepts(self, layout: Layout) -> bool:
+        if self.min_rivers is not None or self.max_rivers is not None:
+            rivers = len(layout.river_edges())
+            if self.min_rivers is not None and rivers < self.min_rivers:
+                return False
+            if self.max_rivers is not None and rivers > self.max_rivers:
+                return False
+        if self.max_span is not None and territory_span(layout) > self.max_span:
+            return False
+        if self.contains is not None and not self.contains.matches(layout):
+            return False
+        return True
+
+
+def territory_span(layout: Layout) -> int:
+    """The largest width or height of a territory's bounding box, in cells."""
+    w = layout.grid.width
+    low_x, high_x, low_y, high_y = {}, {}, {}, {}
+    for cell, t in enumerate(layout.assignment):
+        x, y = cell % w, cell // w
+        if t not in low_x:
+            low_x[t] = high_x[t] = x
+            low_y[t] = y
+        else:
+            low_x[t] = min(low_x[t], x)
+            high_x[t] = max(high_x[t], x)
+        high_y[t] = y
+    return max(max(high_x[t] - low_x[t], high_y[t] - low_y[t]) + 1 for t in low_x)

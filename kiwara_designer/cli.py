@@ -348,7 +348,9 @@ def _lab_progress(label: str):
         return None, lambda: None
     state: dict = {}
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int | None) -> None:
+        if total is None:
+            return
         if "bar" not in state:
             state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
                                              show_pos=True, show_eta=True)
@@ -509,6 +511,7 @@ def compare(layout_name, variant_names, games, agents, seed, workers, as_json) -
 
 
 def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
     chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
     if len(chosen) != 1:
         raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
@@ -518,11 +521,12 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
             if entry.error:
                 raise entry.error
             boards.append(entry.layout)
-        return boards
-    from .generator import iter_layouts, sample_layouts
+        return boards, len(boards)
+    from .generator import count_layouts, iter_layouts, sample_layouts
     if sample is not None:
-        return sample_layouts(sample, seed, canonical=True)
-    return list(iter_layouts(canonical=True))
+        boards = sample_layouts(sample, seed, canonical=True)
+        return boards, len(boards)
+    return iter_layouts(canonical=True), count_layouts(canonical=True)
 
 
 @main.command()
@@ -553,15 +557,16 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     """
     from .playtest import open_store, run_sweep
 
-    boards = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
     variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
-    update, close = _lab_progress(f"{len(boards)} layouts")
+    update, close = _lab_progress(f"{count:,} layouts")
     with open_store(db) as store:
         try:
             summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
-                                skill=skill_pairing, skill_games=n_skill, progress=update)
+                                skill=skill_pairing, skill_games=n_skill, progress=update,
+                                layout_count=count)
         finally:
             close()
         totals = store.totals()

@@ -241,3 +241,18 @@ def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
     assert (high - low) / 2 <= 0.05
     assert len(games) < 450          # ±5 % needs about 385 games at a rate near 0.5
     assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, kit=TOY_KIT)
+
+
+def test_sweep_streams_layouts_and_reports_progress(tmp_path):
+    seen = []
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=5, seed=1, workers=1, kit=TOY_KIT,
+                  progress=lambda done, total: seen.append((done, total)))
+        assert seen[-1] == (10, 10) and all(total == 10 for _, total in seen)
+        seen.clear()
+        # a lazy iterator of unknown length: resumed games count as done, no total
+        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), None, "random", games=5,
+                            seed=1, workers=2, kit=TOY_KIT,
+                            progress=lambda done, total: seen.append((done, total)))
+        assert (summary.layouts, summary.games_already_stored, summary.games_played) == (3, 10, 5)
+        assert seen[-1] == (15, None)

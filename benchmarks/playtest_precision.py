@@ -8,12 +8,21 @@ are still needed (the same seeded sequence as one long match).
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import time
 
 from kiwara_designer import load_layout
 from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics
 from kiwara_designer.playtest.matches import default_workers, play_to_precision
+
+
+def cpu_seconds() -> float:
+    """User + system time of this process and its finished worker processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def run(layout, seed: int, workers: int, round_size: int, target: float) -> tuple[int, float, float]:
@@ -33,14 +42,19 @@ def main() -> None:
     args = parser.parse_args()
     workers = default_workers()
     layout = load_layout(args.layout)
-    times = []
+    times, ideal = [], []
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for seed in range(args.repeats):
+        before = cpu_seconds()
         n, p, seconds = run(layout, seed, workers, args.round, args.target)
+        cpu = cpu_seconds() - before
         times.append(seconds)
+        ideal.append(cpu / workers)
         print(f"seed {seed}: {n} games, first-player win rate {p:.3f} ± {args.target:.0%} "
-              f"in {seconds:.1f} s")
+              f"in {seconds:.1f} s wall, {cpu:.1f} CPU s")
     print(f"{args.layout}, agents {DEFAULT_AGENTS}, {workers} workers: median "
-          f"{statistics.median(times):.1f} s to ±{args.target:.0%} (target ≤ 60 s)")
+          f"{statistics.median(times):.1f} s wall to ±{args.target:.0%} (target ≤ 60 s); "
+          f"{statistics.median(ideal):.1f} s on {workers} otherwise idle cores (CPU s / workers)")
 
 
 if __name__ == "__main__":

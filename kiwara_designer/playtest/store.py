@@ -326,7 +326,9 @@ class Store:
                                        rivers, mix, score, json.loads(vals), json.loads(metrics)))
         present = [r for r in result if r.values.get(by) is not None]
         absent = [r for r in result if r.values.get(by) is None]
-        present.sort(key=lambda r: (-r.values[by] if descending else r.values[by], r.layout_id))
+        # ties (common with few games per layout) are broken by the layout score, then the id
+        present.sort(key=lambda r: (-r.values[by] if descending else r.values[by], -r.score,
+                                    r.layout_id))
         ordered = present + absent
         return ordered[:top] if top else ordered
 

@@ -103,3 +103,12 @@ def test_export_writes_layout_files_that_read_back(tmp_path):
     texts = sorted(p for p in files if p.suffix == ".txt")
     assert len(texts) == 2 and len(files) == 4
     assert {load_layout(str(p)) for p in texts} == {r.layout for r in rows}
+
+
+def test_integer_bins_hold_one_width_of_whole_numbers():
+    from kiwara_designer.playtest.report import integer_bins
+    lo, hi, bins = integer_bins(-67, 61)
+    assert (lo, hi) == (-68, 64) and (hi - lo) % bins == 0
+    width = (hi - lo) // bins
+    assert width % 2 == 0 and bins <= 40
+    assert integer_bins(3, 3) == (2, 4, 1)

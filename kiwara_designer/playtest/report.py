@@ -137,7 +137,8 @@ def histogram_svg(values: Sequence[float], lo: float, hi: float, bins: int, xlab
         k = int((v - lo) / (hi - lo) * bins) if hi > lo else 0
         counts[min(max(k, 0), bins - 1)] += 1
     top = max(counts) if counts and max(counts) else 1
-    ytop = _ticks(0, top)[-1] if _ticks(0, top)[-1] >= top else top
+    step = _nice_step(top)
+    ytop = step * math.ceil(top / step)      # the axis ends on a labelled tick
     out, sx, sy = _axes(lo, hi, 0, ytop, xlabel, "count", _ticks(lo, hi), _ticks(0, ytop))
     width = (hi - lo) / bins
     for k, n in enumerate(counts):
@@ -150,6 +151,19 @@ def histogram_svg(values: Sequence[float], lo: float, hi: float, bins: int, xlab
                    f'y2="{sy(0):.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>')
     out.append("</svg>")
     return "".join(out)
+
+
+def integer_bins(low: float, high: float, most: int = 40) -> tuple[int, int, int]:
+    """(lo, hi, bins) for integer data: bins of an even whole width aligned on even numbers, so
+    every bin holds as many odd and even values — classic margins are all odd, and bins of
+    uneven width would make a comb of alternating bars."""
+    lo = math.floor(low)
+    lo -= lo % 2
+    hi = math.floor(high) + 1
+    width = max(2, math.ceil((hi - lo) / most))
+    width += width % 2
+    bins = max(1, math.ceil((hi - lo) / width))
+    return lo, lo + bins * width, bins
 
 
 def scatter_svg(points: Sequence[tuple[float, float]], xlabel: str, ylabel: str) -> str:
@@ -229,10 +243,7 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
                 "<figcaption>First-player win rate across layouts (dashed: a fair 0.5).</figcaption>"
                 "</figure>")
     if margins:
-        lo, hi = math.floor(min(margins)), math.ceil(max(margins))
-        if hi == lo:
-            hi = lo + 1
-        bins = min(40, max(1, hi - lo))
+        lo, hi, bins = integer_bins(min(margins), max(margins))
         body.append("<figure>" + histogram_svg(margins, lo, hi, bins, "score margin (first − second)",
                                                0) +
                     f"<figcaption>Final score margin of all {len(margins):,} games.</figcaption>"

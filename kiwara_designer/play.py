@@ -13,7 +13,7 @@ import click
 
 from .agents import Agent, make_agent
 from .errors import KiwaraError
-from .geometry import COLUMN_LETTERS
+from . import game_view
 from .terminal import draw_layout
 
 HUMAN = "human"
@@ -25,24 +25,6 @@ HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3,
         "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass. "
         "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
         "'?' lists the legal moves, 'quit' ends the game.")
-
-
-# -- what the board shows, read from the engine's state ---------------------------------------
-def _token(state: Any, cell: int) -> tuple[int, str, bool] | None:
-    """(owner, animal letter, face up) of the token on ``cell``, or None when it is empty."""
-    token = state.board[cell]
-    if token is None:
-        return None
-    return token.owner, token.kind.letter, token.face_up
-
-
-def _reserve(state: Any, player: int) -> list[tuple[str, int]]:
-    """(animal letter, tokens in hand) for each kind, in the engine's kind order."""
-    return [(kind.letter, n) for kind, n in state.reserve_of(player)]
-
-
-def _totem(state: Any) -> int | None:
-    return state.totem
 
 
 # -- seats ------------------------------------------------------------------------------------
@@ -71,15 +53,13 @@ def _styled(text: str, colour: bool, **style) -> str:
 
 
 def token_text(state: Any, cell: int, colour: bool = False) -> str:
-    """Three characters: `` Z `` first player's zebra, `` z `` the second's, ``(z)`` face down,
-    `` . `` empty."""
-    token = _token(state, cell)
+    """The engine view's three characters for a cell, in the owner's colour."""
+    text = game_view.token_text(state, cell)
+    token = state.token(cell)
     if token is None:
-        return " . "
-    owner, letter, face_up = token
-    letter = letter.upper() if owner == 0 else letter.lower()
-    text = f" {letter} " if face_up else f"({letter})"
-    return _styled(text, colour, fg=PLAYER_COLOURS[owner], bold=face_up, dim=not face_up)
+        return text
+    return _styled(text, colour, fg=PLAYER_COLOURS[token.owner], bold=token.face_up,
+                   dim=not token.face_up)
 
 
 def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
@@ -113,36 +93,46 @@ def draw_game(state: Any, seats: tuple[Seat, Seat], colour: bool = False) -> str
     layout = state.layout
     grid = layout.grid
     tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
-    board = _with_totem(tokens.split("\n"), grid, _totem(state), colour)
+    board = _with_totem(tokens.split("\n"), grid, state.totem, colour)
     territories = draw_layout(layout, colour=colour).split("\n")
     territories = [""] + territories + [""]
-    lines = [f"{left}   {right}" for left, right in zip(board, territories)]
+    lines = [f"{left}   {right}".rstrip() for left, right in zip(board, territories)]
+    if state.totem is not None:
+        lines.append(f"totem at {state.totem}, facing {grid.line_name(state.totem)}")
 
     scoring = state.scoring()
     for player in (0, 1):
         name = _styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
-        hand = " ".join(f"{letter}{n}" for letter, n in _reserve(state, player))
-        okapi = " + Okapi" if scoring.okapi == player else ""
+        hand = " ".join(f"{letter}{n}" for letter, n in state.reserve(player).items())
+        okapi = " (Okapi included)" if scoring.okapi == player else ""
         lines.append(f"{name} {seats[player].label:<16} hand {hand:<18} "
                      f"{scoring.totals[player]:>3} points{okapi}")
     parts = []
     for t, spec in zip(scoring.territories, layout.territories):
         first, second = t.tokens
-        lead = "-" if t.controller is None else PLAYER_NAMES[t.controller][0]
+        lead = {None: "-", -1: "="}.get(t.controller) or PLAYER_NAMES[t.controller][0]
         parts.append(f"{spec.name} {first}:{second} {lead} {t.points}")
-    lines.append("territories (first:second tokens, leader, points): " + "  ".join(parts))
+    lines.append("territories (first:second tokens, leader f/s, points): " + "  ".join(parts))
     return "\n".join(lines)
 
 
 def list_moves(state: Any) -> str:
-    """The legal moves, placements that differ only by the totem's step grouped:
-    ``Zc3>12|13|14``."""
-    groups: dict[str, list[str]] = {}
-    for move in state.legal_moves():
-        text = str(move)
-        head, sep, tail = text.partition(">")
-        groups.setdefault(head + sep, []).append(tail)
-    return " ".join(head + "|".join(tails) for head, tails in groups.items())
+    """The legal moves, compactly: placements that differ only by the animal or by the totem's
+    step are grouped, ``[ZGE]c3>12|13|14`` stands for nine moves."""
+    moves = [str(m) for m in state.legal_moves()]
+    by_rest: dict[str, list[str]] = {}
+    for text in moves:
+        if text[0] in "ZGELC" and len(text) > 1 and text[1].islower():
+            by_rest.setdefault(text[1:], []).append(text[0])
+        else:
+            by_rest.setdefault(text, []).append("")
+    by_placement: dict[str, list[str]] = {}
+    for rest, kinds in by_rest.items():
+        prefix = kinds[0] if len(kinds) == 1 else "[" + "".join(kinds) + "]"
+        head, sep, tail = (prefix + rest).partition(">")
+        by_placement.setdefault(head + sep, []).append(tail)
+    groups = [head + "|".join(tails) for head, tails in by_placement.items()]
+    return f"{len(moves)} legal moves: " + " ".join(groups)
 
 
 # -- the game loop ----------------------------------------------------------------------------
@@ -151,6 +141,21 @@ class PlayResult:
     state: Any
     moves: list[str] = field(default_factory=list)
     finished: bool = False
+    last_move: Any = None
+
+
+def _agent_move(agent: Agent, state: Any, rng: random.Random, result: PlayResult) -> str:
+    """Let the agent choose; the text says what it thought when it can tell (MCTS)."""
+    search = getattr(agent, "search", None)
+    if search is None:
+        result.last_move = agent.choose(state, rng)
+        return str(result.last_move)
+    found = search(state, rng)
+    result.last_move = found.move
+    if not found.iterations:
+        return f"{found.move} (forced)"
+    return (f"{found.move} ({found.iterations} iterations in {found.seconds:.1f} s, "
+            f"expects {found.expected:+.2f})")
 
 
 def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
@@ -177,8 +182,8 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
                 result.state = state
                 return result
         else:
-            move = seat.agent.choose(state, rng)
-            write(f"{who} ({seat.label}) plays {move}")
+            write(f"{who} ({seat.label}) plays " + _agent_move(seat.agent, state, rng, result))
+            move = result.last_move
         state = state.apply(move)
         result.moves.append(str(move))
         write(draw_game(state, seats, colour))
@@ -199,7 +204,7 @@ def _ask_move(state, who: str, read, write, parse_move) -> Any | None:
         if word in QUIT_WORDS:
             return None
         if word in LIST_WORDS:
-            write("legal moves: " + list_moves(state))
+            write(list_moves(state))
             continue
         if word in {"help", "h"}:
             write(HELP)
@@ -234,13 +239,19 @@ class Session:
     state: Any
 
     def play(self, read, write, colour: bool = False) -> PlayResult:
+        write(f"kiwara play: {self.layout_source} layout, "
+              f"{self.variant.name if self.variant_source else 'classic'} rules, "
+              f"first {self.seats[0].label} vs second {self.seats[1].label}, seed {self.seed}")
         return play_game(self.state, self.seats, random.Random(self.seed), read, write, colour)
 
     def record(self, result: PlayResult):
         """The engine's game record of what was played (a stopped game too)."""
         from .engine import GameRecord
-        return GameRecord.from_moves(self.layout, self.variant, result.moves,
-                                     players=[s.label for s in self.seats], seed=self.seed)
+        extra = {"players": [s.label for s in self.seats], "seed": self.seed}
+        if result.finished:
+            scoring = result.state.scoring()
+            extra["result"] = {"scores": list(scoring.totals), "winner": scoring.winner}
+        return GameRecord.from_moves(self.layout, self.variant, result.moves, **extra)
 
     def record_json(self, result: PlayResult) -> str:
         return self.record(result).to_json()
@@ -250,7 +261,7 @@ def start_session(layout_name: str, first: str, second: str, variant_file: str |
                   seed: int | None = None) -> Session:
     """Load the layout and variant, parse both seats and open the game; errors are
     :class:`KiwaraError` naming the bad option."""
-    from .engine import RuleVariant, new_game
+    from .engine import load_variant, new_game
     from .formats import load_layout
 
     seats = []
@@ -260,7 +271,7 @@ def start_session(layout_name: str, first: str, second: str, variant_file: str |
         except KiwaraError as exc:
             raise KiwaraError(f"{option}: {exc}; or human") from None
     layout = load_layout(layout_name)
-    variant = RuleVariant.load(variant_file) if variant_file else RuleVariant()
+    variant = load_variant(variant_file)
     if seed is None:
         seed = random.SystemRandom().randrange(10 ** 6)
     return Session(layout_name, layout, variant, variant_file, (seats[0], seats[1]), seed,

@@ -31,6 +31,10 @@ class Reference:
                           for y in range(self.height) for x in range(self.width)}
         self.rules = dict(DEFAULT_RULES)
         self.rules.update(rules)
+        self.territory_cells = {}
+        for cell, t in self.territory.items():
+            self.territory_cells.setdefault(t, []).append(cell)
+        self.lines = [self.line(p) for p in range(self.number_of_positions())]
 
     # -- board geometry, straight from the rules text ---------------------------------------
     def name(self, cell):
@@ -87,7 +91,7 @@ class Reference:
         if sum(reserve.values()) == 0:
             return [("pass", dict(state, player=1 - player))]
         result = {}
-        for cell in self.line(state["totem"]):
+        for cell in self.lines[state["totem"]]:
             if cell in state["board"]:
                 continue
             for animal in ANIMALS:
@@ -150,8 +154,8 @@ class Reference:
         player = state["player"]
         okapi = state["okapi"]
         if okapi is None:
-            for t in set(self.territory.values()):
-                if all(c in board for c, tt in self.territory.items() if tt == t):
+            for cells in self.territory_cells.values():
+                if all(c in board for c in cells):
                     okapi = player
         after = {"board": board, "reserves": reserves, "totem": state["totem"],
                  "player": 1 - player, "okapi": okapi, "serial": state["serial"] + 1}
@@ -160,7 +164,7 @@ class Reference:
         n = self.number_of_positions()
 
         def has_room(position):
-            return any(c not in board for c in self.line(position))
+            return any(c not in board for c in self.lines[position])
 
         targets = []
         for step in self.rules["steps"]:

@@ -274,7 +274,7 @@ def replay_cmd(record, as_json, colour) -> None:
 # -- agents and play --------------------------------------------------------------------------
 @main.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True,
-              help="Layout file, built-in name or -.")
+              help="Layout file, built-in name or - (only when no person plays).")
 @click.option("--first", default="human", show_default=True,
               help="Who opens with the totem: human or an agent spec (random, greedy, mcts:500, "
                    "mcts:2s, mcts:500:greedy).")
@@ -303,6 +303,8 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     from .play import start_session
 
     session = start_session(layout_name, first, second, variant_name, seed)
+    if layout_name == "-" and any(s.is_human for s in session.seats):
+        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
     # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
     to_stderr = record == "-"
     use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour

@@ -79,3 +79,8 @@ def test_bad_agent_spec_is_a_one_line_usage_error():
 def test_bad_layout_is_a_one_line_error():
     result = run(["--layout", "no-such-board.txt", "--first", "random", "--second", "random"])
     assert result.exit_code == 2 and result.output.startswith("kiwara: error:")
+
+
+def test_layout_from_stdin_is_refused_when_a_person_plays():
+    result = run(["--layout", "-"], input="ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n")
+    assert result.exit_code == 2 and "stdin carries a person's moves" in result.output

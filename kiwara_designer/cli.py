@@ -207,7 +207,7 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
     Examples:
       kiwara perft 2
       kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
-      kiwara perft 2 --moves "T7 Zc3>9" --json
+      kiwara perft 2 --moves "T7 Zb2>9" --json
     """
     from .engine import IllegalMoveError, new_game, perft, perft_divide
     board, variant = _engine_setup(layout_name, variant_name)
@@ -248,7 +248,7 @@ def replay_cmd(record, as_json, colour) -> None:
     \b
     Examples:
       kiwara replay game.json
-      kiwara play --record - | kiwara replay - --json
+      kiwara replay - --json < game.json
     """
     from .engine import GameRecord, ReplayError
     from .game_view import draw_state, scoring_table
@@ -259,7 +259,7 @@ def replay_cmd(record, as_json, colour) -> None:
         if as_json:
             click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
                                    "reason": exc.reason}))
-        click.echo(f"kiwara: illegal move: {exc}", err=True)
+        click.echo(f"kiwara: {exc}", err=True)
         sys.exit(EXIT_NEGATIVE)
     scoring = state.scoring()
     if as_json:

@@ -64,6 +64,10 @@ class _Tables:
             (idx if kind == "column" else w + idx)
             for kind, idx in (grid.position_side(p) for p in range(self.P)))
         self.cell_lines = tuple((c % w, w + c // w) for c in grid.cells)
+        # For each position, the line crossing the faced one at each cell (a dict by cell).
+        self.crossing = tuple(
+            {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
+            for p in range(self.P))
         territory = layout.assignment
         same = lambda a, b: territory[a] == territory[b]
         neighbours = grid.neighbours
@@ -96,14 +100,16 @@ class _Tables:
         self.swap_down_near_lion = variant.swapped_gazelle_face_down_next_to_lion
         self.first_placer = 0 if variant.first_placer == "first" else 1
         self.place, self.openings = _move_table(w, grid.height)
+        # Moves of one cell for given destinations and kinds in reserve, shared between states.
+        self.chunks: dict[tuple, list[Move]] = {}
 
-    def destinations(self, totem: int, line_empty) -> list[int]:
+    def destinations(self, totem: int, line_empty) -> tuple[int, ...]:
         """Totem positions reachable after a placement, given the empty cells of each line."""
-        result = [q for q, line in self.step_targets[totem] if line_empty[line] > 0]
+        result = tuple([q for q, line in self.step_targets[totem] if line_empty[line] > 0])
         if not result:
             for q, line in self.jump_targets[totem]:
                 if line_empty[line] > 0:
-                    return [q]
+                    return (q,)
         return result
 
     def swap_paths(self, board, start: int) -> list[tuple[int, ...]]:
@@ -127,6 +133,9 @@ class _Tables:
         return paths
 
 
+_CLASSIC = RuleVariant()
+
+
 @lru_cache(maxsize=256)
 def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
     return _Tables(layout, variant)
@@ -141,7 +150,7 @@ def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply)
 
 def new_game(layout: Layout, variant: RuleVariant | None = None) -> "GameState":
     """The opening position: empty board, full reserves, the first player to place the totem."""
-    t = _tables(layout, variant if variant is not None else RuleVariant())
+    t = _tables(layout, variant if variant is not None else _CLASSIC)
     grid = layout.grid
     line_empty = tuple([grid.height] * grid.width + [grid.width] * grid.height)
     state = _new_state(t, (0,) * grid.size, t.tokens * 2, line_empty, grid.size, -1, 0, -1, 0)
@@ -161,8 +170,7 @@ def setup_position(layout: Layout, variant: RuleVariant | None = None, *,
     ``"[Z]"`` / ``"[z]"`` (face down). Reserves default to the variant's tokens minus those on the
     board. The game is over if the board is full or both reserves are empty.
     """
-    variant = variant if variant is not None else RuleVariant()
-    t = _tables(layout, variant)
+    t = _tables(layout, variant if variant is not None else _CLASSIC)
     grid = layout.grid
     board = [0] * grid.size
     on_board = [[0] * 5, [0] * 5]
@@ -308,39 +316,59 @@ class GameState:
         line_empty = self._line_empty
         P = t.P
         ends_game = self._empty == 1 or sum(reserve) == 1
-        place = t.place
+        kinds_key = tuple(kinds)
+        lion_may_flee = LION in kinds and t.lion_flee
+        may_swap = CROCODILE in kinds and t.max_swaps != 0
+        chunks = t.chunks
         moves: list[Move] = []
+        # Room left on each step target's line once the totem's own line loses a cell; each
+        # cell then also takes one from its crossing line.
+        facing = t.pos_line[totem]
+        targets = [(q, line, line_empty[line] - (line == facing))
+                   for q, line in t.step_targets[totem]]
+        crossing = t.crossing[totem]
         for c in t.lines[totem]:
             if board[c]:
                 continue
             if ends_game:
-                plain = [P]
+                plain = (P,)
             else:
+                cross = crossing[c]
+                plain = tuple([q for q, line, room in targets if room - (line == cross) > 0])
+                if not plain:
+                    after = list(line_empty)
+                    col, row = t.cell_lines[c]
+                    after[col] -= 1
+                    after[row] -= 1
+                    plain = t.destinations(totem, after)
+            fled = None
+            if lion_may_flee:
+                fled = [n for n in t.lion_reach[c] if board[n] & KIND_MASK == GAZELLE_CODE]
+            if fled:
+                # The lion's own totem destinations: the cells its gazelles free count.
                 after = list(line_empty)
                 col, row = t.cell_lines[c]
                 after[col] -= 1
                 after[row] -= 1
-                plain = t.destinations(totem, after)
-            for k in kinds:
-                dests = plain
-                if k == LION and t.lion_flee:
-                    fled = [n for n in t.lion_reach[c] if board[n] & KIND_MASK == GAZELLE_CODE]
-                    if fled:
-                        after = list(line_empty)
-                        col, row = t.cell_lines[c]
-                        after[col] -= 1
-                        after[row] -= 1
-                        for n in fled:
-                            col, row = t.cell_lines[n]
-                            after[col] += 1
-                            after[row] += 1
-                        dests = t.destinations(totem, after)
-                row_moves = place[k][c]
-                moves.extend([row_moves[d] for d in dests])
-                if k == CROCODILE:
-                    for path in t.swap_paths(board, c):
-                        moves.extend([Move("C", c, path, None if d == P else d, t.width)
-                                      for d in dests])
+                for n in fled:
+                    col, row = t.cell_lines[n]
+                    after[col] += 1
+                    after[row] += 1
+                lion_dests = t.destinations(totem, after)
+                for k in kinds:
+                    row_moves = t.place[k][c]
+                    moves.extend([row_moves[d] for d in (lion_dests if k == LION else plain)])
+            else:
+                # Same cell, same destinations, same kinds: the same moves, built once.
+                key = (c, plain, kinds_key)
+                chunk = chunks.get(key)
+                if chunk is None:
+                    chunk = chunks[key] = [t.place[k][c][d] for k in kinds for d in plain]
+                moves.extend(chunk)
+            if may_swap and any(board[n] & KIND_MASK == GAZELLE_CODE for n in t.swap_reach[c]):
+                for path in t.swap_paths(board, c):
+                    moves.extend([Move("C", c, path, None if d == P else d, t.width)
+                                  for d in plain])
         return moves
 
     def apply(self, move: Move) -> "GameState":

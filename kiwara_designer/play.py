@@ -141,50 +141,50 @@ class PlayResult:
     state: Any
     moves: list[str] = field(default_factory=list)
     finished: bool = False
-    last_move: Any = None
 
 
-def _agent_move(agent: Agent, state: Any, rng: random.Random, result: PlayResult) -> str:
-    """Let the agent choose; the text says what it thought when it can tell (MCTS)."""
+def _agent_move(agent: Agent, state: Any, rng: random.Random) -> tuple[Any, str]:
+    """The agent's move, and a note on what it thought when it can tell (MCTS)."""
     search = getattr(agent, "search", None)
     if search is None:
-        result.last_move = agent.choose(state, rng)
-        return str(result.last_move)
+        return agent.choose(state, rng), ""
     found = search(state, rng)
-    result.last_move = found.move
     if not found.iterations:
-        return f"{found.move} (forced)"
-    return (f"{found.move} ({found.iterations} iterations in {found.seconds:.1f} s, "
-            f"expects {found.expected:+.2f})")
+        return found.move, " (forced)"
+    return found.move, (f" ({found.iterations} iterations in {found.seconds:.1f} s, "
+                        f"expects {found.expected:+.2f})")
 
 
 def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
               read: Callable[[str], str | None], write: Callable[[str], None],
-              colour: bool = False, parse_move: Callable[[str], Any] | None = None) -> PlayResult:
+              colour: bool = False) -> PlayResult:
     """Play from ``state`` to the end (or until a person quits or input ends).
 
-    ``read(prompt)`` returns a line, or None at the end of input; ``parse_move(text)`` turns
-    notation into a move (default: the engine's ``Move.parse`` on the layout's grid).
+    ``read(prompt)`` returns a line, or None at the end of input. A person's forced pass (empty
+    reserve) is played for them.
     """
-    if parse_move is None:
-        from .engine import Move
-        parse_move = lambda text: Move.parse(text, state.layout.grid)  # noqa: E731
     result = PlayResult(state)
     write(draw_game(state, seats, colour))
     while not state.is_terminal():
         player = state.current_player()
         seat = seats[player]
         who = _styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
-        if seat.is_human:
-            move = _ask_move(state, who, read, write, parse_move)
-            if move is None:
+        if not seat.is_human:
+            move, note = _agent_move(seat.agent, state, rng)
+            write(f"{who} ({seat.label}) plays {move}{note}")
+            after = state.apply(move)
+        elif [m.is_pass for m in state.legal_moves()] == [True]:
+            move = state.legal_moves()[0]
+            write(f"{who} has no token left in hand and passes")
+            after = state.apply(move)
+        else:
+            asked = _ask_move(state, who, read, write)
+            if asked is None:
                 write(f"game stopped after {state.ply} moves.")
                 result.state = state
                 return result
-        else:
-            write(f"{who} ({seat.label}) plays " + _agent_move(seat.agent, state, rng, result))
-            move = result.last_move
-        state = state.apply(move)
+            move, after = asked
+        state = after
         result.moves.append(str(move))
         write(draw_game(state, seats, colour))
     result.state, result.finished = state, True
@@ -192,7 +192,9 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
     return result
 
 
-def _ask_move(state, who: str, read, write, parse_move) -> Any | None:
+def _ask_move(state, who: str, read, write) -> tuple[Any, Any] | None:
+    """A person's move and the state after it, or None when they stop."""
+    from .engine import Move
     while True:
         text = read(f"{who} to play (? for moves, quit to stop)> ")
         if text is None:
@@ -210,12 +212,10 @@ def _ask_move(state, who: str, read, write, parse_move) -> Any | None:
             write(HELP)
             continue
         try:
-            move = parse_move(text)
-            state.apply(move)          # the engine says why a move is illegal
+            move = Move.parse(text, state.layout.grid)
+            return move, state.apply(move)     # the engine says why a move is illegal
         except KiwaraError as exc:
             write(f"not played: {exc} (type ? for the legal moves, help for the notation)")
-            continue
-        return move
 
 
 def outcome_line(state: Any) -> str:

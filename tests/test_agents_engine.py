@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from kiwara_designer.agents import evaluate, make_agent, play_match
 from kiwara_designer.agents.evaluation import FUTURE_POINTS_PER_CELL
-from kiwara_designer.engine import load_variant, new_game, setup_position
+from kiwara_designer.engine import builtin_variant_names, load_variant, new_game, setup_position
 from kiwara_designer.formats import load_layout
 
 CLASSIC = load_layout("classic")
@@ -109,3 +109,29 @@ def test_mcts_beats_random():
                               random.Random(game))
         wins += final.scoring().winner == seat
     assert wins >= 5
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), layout_name=st.sampled_from(["classic", "president"]),
+       variant=st.sampled_from(builtin_variant_names()), spec=st.sampled_from(SPECS),
+       plies=st.integers(0, 40))
+def test_any_agent_any_variant_legal_and_reproducible(seed, layout_name, variant, spec, plies):
+    state = new_game(load_layout(layout_name), load_variant(variant))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    if state.is_terminal():
+        return
+    agent = make_agent(spec)
+    move = agent.choose(state, random.Random(seed))
+    assert move in state.legal_moves()
+    assert move == agent.choose(state, random.Random(seed))
+
+
+def test_time_budget_on_the_engine():
+    state = new_game(CLASSIC)
+    result = make_agent("mcts:0.1s").search(state, random.Random(0))
+    assert result.move in state.legal_moves() and result.iterations >= 1
+    assert result.seconds < 2.0

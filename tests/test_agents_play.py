@@ -84,3 +84,20 @@ def test_bad_layout_is_a_one_line_error():
 def test_layout_from_stdin_is_refused_when_a_person_plays():
     result = run(["--layout", "-"], input="ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n")
     assert result.exit_code == 2 and "stdin carries a person's moves" in result.output
+
+
+def test_library_loop_passes_for_a_person_with_an_empty_hand():
+    from kiwara_designer.engine import setup_position
+    from kiwara_designer.play import Seat, play_game
+
+    # The first player holds nothing, the second one zebra: the person must pass, the agent then
+    # places the last token and the game ends. Nothing needs to be typed.
+    state = setup_position(load_layout("classic"), tokens={"a1": "Z"}, totem=0, to_move=0,
+                           reserves=({}, {"Z": 1}))
+    written = []
+    result = play_game(state, (Seat.parse("human"), Seat.parse("random")), random.Random(0),
+                       read=lambda prompt: None, write=written.append)
+    assert result.finished
+    assert result.moves[0] == "pass" and result.moves[1].startswith("Za")
+    assert any("has no token left in hand and passes" in line for line in written)
+    assert written[-1].startswith("game over: ")

@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 import click
 
+from . import game_view
 from .agents import Agent, make_agent
 from .errors import KiwaraError
-from . import game_view
 from .terminal import draw_layout
 
 HUMAN = "human"
@@ -65,7 +65,6 @@ def token_text(state: Any, cell: int, colour: bool = False) -> str:
 def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
     """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
     pointing at the line it faces."""
-    w, h = grid.width, grid.height
     body = ["  " + line + "  " for line in lines]
     top = " " * len(lines[0]) + "  "
     bottom = top
@@ -75,15 +74,15 @@ def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list
         mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
         mark = _styled(mark, colour, fg="yellow", bold=True)
         if kind == "column":
-            pad = " " * (2 + 5 + 4 * index)
+            pad = " " * (2 + 5 + 4 * index)    # under the column letter of draw_layout's header
             if edge == "top":
                 top = pad + mark
             else:
                 bottom = pad + mark
         else:
-            row_line = 2 + 2 * index
+            row_line = 2 + 2 * index           # header, wall, then a wall after every row
             line = lines[row_line]
-            body[row_line] = (mark + " " + line + "  ") if edge == "left" else ("  " + line + " " + mark)
+            body[row_line] = f"{mark} {line}  " if edge == "left" else f"  {line} {mark}"
     return [top] + body + [bottom]
 
 
@@ -108,10 +107,10 @@ def draw_game(state: Any, seats: tuple[Seat, Seat], colour: bool = False) -> str
         lines.append(f"{name} {seats[player].label:<16} hand {hand:<18} "
                      f"{scoring.totals[player]:>3} points{okapi}")
     parts = []
-    for t, spec in zip(scoring.territories, layout.territories):
+    for t in scoring.territories:
         first, second = t.tokens
         lead = {None: "-", -1: "="}.get(t.controller) or PLAYER_NAMES[t.controller][0]
-        parts.append(f"{spec.name} {first}:{second} {lead} {t.points}")
+        parts.append(f"{t.name} {first}:{second} {lead} {t.points}")
     lines.append("territories (first:second tokens, leader f/s, points): " + "  ".join(parts))
     return "\n".join(lines)
 

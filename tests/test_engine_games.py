@@ -167,3 +167,15 @@ def test_apply_accepts_exactly_the_legal_moves(mode):
                     accepted = False
                 assert accepted == (move in legal), str(move)
             state = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_states_pickle_small_and_equal():
+    import pickle
+    state = new_game(load_layout("president"), RuleVariant(name="v", crocodile_swaps=1))
+    rng = random.Random(3)
+    for _ in range(12):
+        state = state.apply(rng.choice(state.legal_moves()))
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and copy.legal_moves() == state.legal_moves()
+    assert copy.variant.name == "v" and copy.ply == state.ply
+    assert len(pickle.dumps(state)) < 3000

@@ -182,3 +182,18 @@ def test_cli_replay(tmp_path):
     path.write_text("{not json")
     assert run("replay", str(path)).exit_code == 2
     assert run("replay", str(tmp_path / "missing.json")).exit_code == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ZGELCTzgelctxabcdefgh0123456789>pas ", max_size=14))
+def test_any_text_is_a_move_or_a_notation_error(text):
+    state = new_game(CLASSIC).play("T3")
+    try:
+        move = Move.parse(text, GRID)
+    except NotationError:
+        return
+    assert Move.parse(str(move), GRID) == move
+    try:
+        state.apply(move)
+    except IllegalMoveError:
+        pass

@@ -96,3 +96,28 @@ def test_perft_2_agrees_in_the_middle_of_games(mode):
                 assert perft(state, 2) == ref.perft(ref_state, 2)
                 checked += 1
     assert checked >= 9
+
+
+SMALL_TOKENS = {"Z": 2, "G": 3, "E": 0, "L": 1, "C": 2}
+
+
+@pytest.mark.parametrize("rows,steps", [
+    (["AAB", "ACB", "CCB"], (1, 3)),          # 3 x 3: 12 positions, more tokens than cells
+    (["AABB", "CDDB"], (2, 4)),               # 4 x 2: 12 positions, steps 2-4
+    (["AB", "AB", "CB", "CC", "DD"], (1, 2)),  # 2 x 5
+])
+def test_other_board_sizes_and_token_counts_agree(rows, steps):
+    from kiwara_designer.layout import Layout
+    layout = Layout.from_rows(rows)
+    variant = RuleVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
+                          crocodile_tokens=2, totem_min_step=steps[0], totem_max_step=steps[1])
+    ref = Reference(rows, tokens=SMALL_TOKENS, steps=tuple(range(steps[0], steps[1] + 1)))
+    assert perft(new_game(layout, variant), 3) == ref.perft(ref.start(), 3)
+    rng = random.Random(len(rows))
+    for _ in range(15):
+        state, ref_state = new_game(layout, variant), ref.start()
+        while not state.is_terminal():
+            assert sorted(map(str, state.legal_moves())) == sorted(t for t, _ in ref.moves(ref_state))
+            move = rng.choice(state.legal_moves())
+            state, ref_state = state.apply(move), ref.play(ref_state, str(move))
+        assert ref.moves(ref_state) == [] and state.scoring().totals == ref.score(ref_state)

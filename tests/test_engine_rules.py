@@ -297,3 +297,12 @@ def test_setup_rejects_impossible_positions():
         setup_position(CLASSIC, tokens={"a1": "X"}, totem=0)
     with pytest.raises(PositionError):
         setup_position(CLASSIC, tokens={"a4": "Z", "a5": "z", "b5": "Z"}, totem=0)  # Okapi?
+
+
+def test_names_of_territories_and_variants_are_kept():
+    renamed = Layout.from_rows([row.replace("A", "Q") for row in CLASSIC.rows])
+    assert renamed == CLASSIC
+    new_game(CLASSIC)
+    assert new_game(renamed).scoring().territories[0].name == "Q"
+    new_game(CLASSIC, RuleVariant(name="one"))
+    assert new_game(CLASSIC, RuleVariant(name="two")).variant.name == "two"

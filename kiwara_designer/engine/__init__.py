@@ -6,10 +6,10 @@ from .moves import PASS, IllegalMoveError, Move, NotationError
 from .perft import perft, perft_divide
 from .record import GameRecord, RecordError, ReplayError
 from .scoring import Scoring, TerritoryScore
-from .state import GameState, Token, new_game, setup_position
+from .state import GameState, PositionError, Token, new_game, setup_position
 from .variant import KINDS, KIND_NAMES, RuleVariant, VariantError, builtin_variant_names, load_variant
 
 __all__ = ["RuleVariant", "Move", "GameState", "new_game", "IllegalMoveError", "perft", "perft_divide",
            "GameRecord", "RecordError", "ReplayError", "NotationError", "PASS", "Scoring",
            "TerritoryScore", "Token", "KINDS", "KIND_NAMES", "VariantError", "builtin_variant_names",
-           "load_variant", "setup_position"]
+           "load_variant", "setup_position", "PositionError"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..errors import KiwaraError
-from ..formats import builtin_names, load_layout
+from ..formats import builtin_names, load_layout, parse_text
 from ..layout import Layout
 from .moves import IllegalMoveError, Move
 from .state import GameState, new_game
@@ -152,7 +152,6 @@ def _record_layout(value: Any, source: str) -> Layout:
     if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
         raise RecordError(f"{source}: \"layout\" must be a built-in name or a list of rows "
                           f"such as [\"ABCCCC\", …]")
-    from ..formats import parse_text
     entries = parse_text("\n".join(value), f"{source}: layout")
     if len(entries) != 1 or entries[0].error:
         reason = entries[0].error if entries and entries[0].error else "not one layout"

@@ -2,8 +2,9 @@
 
 A :class:`GameState` is immutable: :meth:`GameState.apply` returns a new state. For speed the
 board is a tuple of small integers (0 empty, else kind + 1, owner bit 8, face-down bit 16) and
-everything that depends only on the layout and the variant (lines, neighbours, totem steps, the
-Move objects themselves) is computed once per layout and variant in :class:`_Tables`.
+everything that depends only on the board size (lines, totem targets, the Move objects themselves)
+is computed once in :class:`_BoardTables`, and what depends on the layout and the variant
+(neighbours across rivers, territories, effects switched on) once in :class:`_Tables`.
 """
 from __future__ import annotations
 
@@ -35,18 +36,48 @@ class Token(NamedTuple):
     face_up: bool
 
 
-@lru_cache(maxsize=16)
-def _move_table(width: int, height: int) -> tuple:
-    """Every Move without crocodile swaps, built once per board size and shared by all states:
-    ``place[kind][cell][position]`` (position == number of positions: no totem move)."""
-    grid = Grid(width, height)
-    P = grid.positions
-    place = tuple(
-        tuple(tuple(Move(KINDS[k], c, (), None if q == P else q, width) for q in range(P + 1))
-              for c in grid.cells)
-        for k in range(5))
-    openings = tuple(Move(totem=q) for q in range(P))
-    return place, openings
+class _BoardTables:
+    """What depends only on the board size and the totem steps, shared by every layout: lines,
+    totem targets, and the Move objects themselves (built once, never per position)."""
+
+    def __init__(self, width: int, height: int, min_step: int, max_step: int) -> None:
+        grid = Grid(width, height)
+        w, P = width, grid.positions
+        self.grid = grid
+        self.lines = grid.lines
+        self.line_sets = tuple(frozenset(line) for line in grid.lines)
+        # Line ids: columns 0..w-1, rows w..w+h-1; the two totem positions facing a line share it.
+        self.pos_line = tuple(
+            (idx if kind == "column" else w + idx)
+            for kind, idx in (grid.position_side(p) for p in range(P)))
+        self.cell_lines = tuple((c % w, w + c // w) for c in grid.cells)
+        # For each position, the line crossing the faced one at each cell (a dict by cell).
+        self.crossing = tuple(
+            {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
+            for p in range(P))
+        # Totem destinations after a placement from each position: the normal steps in order,
+        # then (for the forced jump) every further position clockwise, each position once.
+        steps = range(min_step, max_step + 1)
+        self.step_targets, self.jump_targets = [], []
+        for p in range(P):
+            normal = list(dict.fromkeys((p + s) % P for s in steps))
+            further = [(p + s) % P for s in range(max_step + 1, max_step + 1 + P)]
+            further = [q for q in dict.fromkeys(further) if q not in normal]
+            self.step_targets.append(tuple((q, self.pos_line[q]) for q in normal))
+            self.jump_targets.append(tuple((q, self.pos_line[q]) for q in further))
+        # place[kind][cell][position]: every Move without swaps (position == P: no totem move).
+        self.place = tuple(
+            tuple(tuple(Move(KINDS[k], c, (), None if q == P else q, width) for q in range(P + 1))
+                  for c in grid.cells)
+            for k in range(5))
+        self.openings = tuple(Move(totem=q) for q in range(P))
+        # Moves of one cell for given destinations and kinds in reserve, shared between states.
+        self.chunks: dict[tuple, list[Move]] = {}
+
+
+@lru_cache(maxsize=32)
+def _board_tables(width: int, height: int, min_step: int, max_step: int) -> _BoardTables:
+    return _BoardTables(width, height, min_step, max_step)
 
 
 class _Tables:
@@ -55,42 +86,25 @@ class _Tables:
     def __init__(self, layout: Layout, variant: RuleVariant) -> None:
         grid = layout.grid
         self.layout, self.variant, self.grid = layout, variant, grid
-        w, h = grid.width, grid.height
-        self.width, self.size, self.P = w, grid.size, grid.positions
-        self.lines = grid.lines
-        self.line_sets = tuple(frozenset(line) for line in grid.lines)
-        # Line ids: columns 0..w-1, rows w..w+h-1; the two totem positions facing a line share it.
-        self.pos_line = tuple(
-            (idx if kind == "column" else w + idx)
-            for kind, idx in (grid.position_side(p) for p in range(self.P)))
-        self.cell_lines = tuple((c % w, w + c // w) for c in grid.cells)
-        # For each position, the line crossing the faced one at each cell (a dict by cell).
-        self.crossing = tuple(
-            {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
-            for p in range(self.P))
+        self.width, self.size, self.P = grid.width, grid.size, grid.positions
+        board = _board_tables(grid.width, grid.height, variant.totem_min_step,
+                              variant.totem_max_step)
+        for name in ("lines", "line_sets", "pos_line", "cell_lines", "crossing", "step_targets",
+                     "jump_targets", "place", "openings", "chunks"):
+            setattr(self, name, getattr(board, name))
         territory = layout.assignment
-        same = lambda a, b: territory[a] == territory[b]
         neighbours = grid.neighbours
         self.lion_reach = tuple(
-            tuple(n for n in neighbours[c] if not (variant.lion_blocked_by_rivers and not same(c, n)))
+            tuple(n for n in neighbours[c]
+                  if not (variant.lion_blocked_by_rivers and territory[c] != territory[n]))
             for c in grid.cells)
         self.swap_reach = tuple(
-            tuple(n for n in neighbours[c] if not (variant.crocodile_swap_needs_river and same(c, n)))
+            tuple(n for n in neighbours[c]
+                  if not (variant.crocodile_swap_needs_river and territory[c] == territory[n]))
             for c in grid.cells)
         self.territory_cells = tuple(t.cells for t in layout.territories)
         self.cell_territory_cells = tuple(self.territory_cells[territory[c]] for c in grid.cells)
         self.names = layout.names
-        # Totem destinations after a placement from each position: the normal steps in order,
-        # then (for the forced jump) every further position clockwise, each position once.
-        steps = range(variant.totem_min_step, variant.totem_max_step + 1)
-        self.step_targets, self.jump_targets = [], []
-        for p in range(self.P):
-            normal = list(dict.fromkeys((p + s) % self.P for s in steps))
-            further = [(p + s) % self.P for s in range(variant.totem_max_step + 1,
-                                                       variant.totem_max_step + 1 + self.P)]
-            further = [q for q in dict.fromkeys(further) if q not in normal]
-            self.step_targets.append(tuple((q, self.pos_line[q]) for q in normal))
-            self.jump_targets.append(tuple((q, self.pos_line[q]) for q in further))
         self.tokens = variant.tokens
         self.points = variant.points
         self.max_swaps = variant.max_swaps
@@ -99,9 +113,6 @@ class _Tables:
         self.down_near_lion = variant.face_down_next_to_lion
         self.swap_down_near_lion = variant.swapped_gazelle_face_down_next_to_lion
         self.first_placer = 0 if variant.first_placer == "first" else 1
-        self.place, self.openings = _move_table(w, grid.height)
-        # Moves of one cell for given destinations and kinds in reserve, shared between states.
-        self.chunks: dict[tuple, list[Move]] = {}
 
     def destinations(self, totem: int, line_empty) -> tuple[int, ...]:
         """Totem positions reachable after a placement, given the empty cells of each line."""
@@ -137,8 +148,15 @@ _CLASSIC = RuleVariant()
 
 
 @lru_cache(maxsize=256)
-def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
+def _cached_tables(layout: Layout, names: tuple[str, ...], variant: RuleVariant,
+                   variant_name: str) -> _Tables:
     return _Tables(layout, variant)
+
+
+def _tables(layout: Layout, variant: RuleVariant) -> _Tables:
+    # Layouts compare equal whatever their territories are called, variants whatever they are
+    # called; a state shows those names, so they are part of the key.
+    return _cached_tables(layout, layout.names, variant, variant.name)
 
 
 def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply) -> "GameState":
@@ -146,6 +164,10 @@ def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply)
     s._t, s._board, s._reserve, s._line_empty, s._empty = t, board, reserve, line_empty, empty
     s._totem, s._to_move, s._okapi, s.ply, s._legal = totem, to_move, okapi, ply, None
     return s
+
+
+def _restore(layout, variant, *position) -> "GameState":
+    return _new_state(_tables(layout, variant), *position)
 
 
 def new_game(layout: Layout, variant: RuleVariant | None = None) -> "GameState":
@@ -288,6 +310,12 @@ class GameState:
     def _key(self) -> tuple:
         return (self._board, self._reserve, self._totem, self._to_move, self._okapi)
 
+    def __reduce__(self):
+        # Pickle the position and rebuild the shared tables on the other side (small, fast).
+        return (_restore, (self._t.layout, self._t.variant, self._board, self._reserve,
+                           self._line_empty, self._empty, self._totem, self._to_move, self._okapi,
+                           self.ply))
+
     def __repr__(self) -> str:
         return f"<GameState ply {self.ply}, {self._t.variant.name}, to move {self._to_move}>"
 
@@ -391,32 +419,31 @@ class GameState:
         reserve = self._reserve
         base = 5 * player
         kind = move.kind
-        if not any(reserve[base:base + 5]):
-            if kind is None and move.totem is None:
-                return _new_state(t, self._board, reserve, self._line_empty, self._empty,
-                                  totem, 1 - player, self._okapi, self.ply + 1)
-            raise IllegalMoveError(f"{move}: your reserve is empty, you must pass")
-        if kind is None:
-            raise IllegalMoveError(f"{move}: you must place a token (the totem is already out and "
-                                   f"your reserve is not empty)")
         k = KIND_INDEX.get(kind)
-        if k is None:
-            raise IllegalMoveError(f"{move}: unknown animal {kind!r}")
+        if k is None or not reserve[base + k]:
+            if not any(reserve[base:base + 5]):
+                if kind is None and move.totem is None and move.cell is None:
+                    return _new_state(t, self._board, reserve, self._line_empty, self._empty,
+                                      totem, 1 - player, self._okapi, self.ply + 1)
+                raise IllegalMoveError(f"{move}: your reserve is empty, you must pass")
+            if kind is None:
+                raise IllegalMoveError(f"{move}: you must place a token (the totem is already out "
+                                       f"and your reserve is not empty)")
+            if k is None:
+                raise IllegalMoveError(f"{move}: unknown animal {kind!r}")
+            raise IllegalMoveError(f"{move}: no {KIND_NAMES[k]} left in your reserve")
         if move.width != t.width:
             raise IllegalMoveError(f"{move}: written for a board {move.width} columns wide, "
                                    f"this one has {t.width}")
         c = move.cell
-        grid = t.grid
-        if not isinstance(c, int) or not 0 <= c < t.size:
-            raise IllegalMoveError(f"{move}: no such cell")
-        if not reserve[base + k]:
-            raise IllegalMoveError(f"{move}: no {KIND_NAMES[k]} left in your reserve")
         if c not in t.line_sets[totem]:
-            raise IllegalMoveError(f"{move}: {grid.cell_name(c)} is not on {grid.line_name(totem)}, "
+            grid = t.grid
+            where = grid.cell_name(c) if isinstance(c, int) and 0 <= c < t.size else "that cell"
+            raise IllegalMoveError(f"{move}: {where} is not on {grid.line_name(totem)}, "
                                    f"the line the totem faces")
         board = list(self._board)
         if board[c]:
-            raise IllegalMoveError(f"{move}: {grid.cell_name(c)} is occupied")
+            raise IllegalMoveError(f"{move}: {t.grid.cell_name(c)} is occupied")
         new_reserve = list(reserve)
         new_reserve[base + k] -= 1
         line_empty = list(self._line_empty)
@@ -425,9 +452,11 @@ class GameState:
         line_empty[row] -= 1
         empty = self._empty - 1
         code = (k + 1) | (player << 3)
-        if k <= GAZELLE and t.down_near_lion and any(
-                board[n] & KIND_MASK == LION_CODE for n in t.lion_reach[c]):
-            code |= DOWN_BIT
+        if k <= GAZELLE and t.down_near_lion:
+            for n in t.lion_reach[c]:
+                if board[n] & KIND_MASK == LION_CODE:
+                    code |= DOWN_BIT
+                    break
         board[c] = code
         if move.swaps and k != CROCODILE:
             raise IllegalMoveError(f"{move}: only a crocodile swaps with gazelles")
@@ -446,8 +475,12 @@ class GameState:
         elif move.swaps:
             self._swap(board, c, move)
         okapi = self._okapi
-        if okapi < 0 and all(board[n] for n in t.cell_territory_cells[c]):
-            okapi = player
+        if okapi < 0:
+            for n in t.cell_territory_cells[c]:
+                if not board[n]:
+                    break
+            else:
+                okapi = player
         if empty == 0 or not any(new_reserve):
             if move.totem is not None:
                 raise IllegalMoveError(f"{move}: this placement ends the game, the totem does not "

@@ -6,6 +6,7 @@ Built-in variants live in ``kiwara_designer/variants/*.toml`` and can be named i
 """
 from __future__ import annotations
 
+import difflib
 import sys
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -204,7 +205,6 @@ def _check_value(key: str, value: Any, default: Any) -> str | None:
 
 
 def _closest(key: str, known) -> str | None:
-    import difflib
     matches = difflib.get_close_matches(key, list(known), n=1)
     return matches[0] if matches else None
 

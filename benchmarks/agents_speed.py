@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import time
 
 from kiwara_designer.agents import MctsAgent, make_agent, play_match
 from kiwara_designer.engine import RuleVariant, new_game
@@ -35,23 +36,27 @@ def main() -> None:
         agent = MctsAgent(f"mcts:{args.iterations}:{playout}", iterations=args.iterations,
                           playout=playout)
         for label, state in positions().items():
-            rates = []
+            rates, cpu_rates = [], []
             for run in range(args.runs):
+                cpu = time.process_time()
                 result = agent.search(state, random.Random(run))
+                cpu = time.process_time() - cpu
                 rates.append(result.iterations / result.seconds)
+                cpu_rates.append(result.iterations / cpu)
             print(f"mcts {playout:<6} playouts, {label:<18} {len(state.legal_moves()):>3} moves: "
-                  f"{statistics.median(rates):>7.0f} iterations/s (median of {args.runs})",
-                  flush=True)
-    # One whole game of greedy moves: the per-move cost of the greedy agent.
+                  f"{statistics.median(rates):>6.0f} iterations/s wall, "
+                  f"{statistics.median(cpu_rates):>6.0f} CPU (median of {args.runs})", flush=True)
+    # Whole self-play games: the per-move cost of the random and the greedy agent.
+    opening = positions()["opening"]
     for spec in ("random", "greedy"):
-        rates = []
+        rates, cpu_rates = [], []
         for run in range(args.runs):
-            import time
-            t = time.perf_counter()
-            final, moves = play_match(positions()["opening"], (make_agent(spec),) * 2,
-                                      random.Random(run))
-            rates.append(len(moves) / (time.perf_counter() - t))
-        print(f"{spec} agent self-play: {statistics.median(rates):>7.0f} moves/s")
+            wall, cpu = time.perf_counter(), time.process_time()
+            final, moves = play_match(opening, (make_agent(spec),) * 2, random.Random(run))
+            rates.append(len(moves) / (time.perf_counter() - wall))
+            cpu_rates.append(len(moves) / (time.process_time() - cpu))
+        print(f"{spec:<6} agent self-play, whole games: {statistics.median(rates):>6.0f} moves/s "
+              f"wall, {statistics.median(cpu_rates):>6.0f} CPU (median of {args.runs})")
 
 
 if __name__ == "__main__":

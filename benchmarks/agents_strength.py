@@ -3,8 +3,9 @@ Wilson intervals.
 
     .venv/bin/python benchmarks/agents_strength.py                      # the README's pairings
     .venv/bin/python benchmarks/agents_strength.py --games 40 --pair mcts:200,greedy
+    .venv/bin/python benchmarks/agents_strength.py --pair mcts:2s,greedy,20
 
-Each pairing plays ``--games`` games; game i is seeded with ``seed + i`` and the first agent
+Each pairing plays its GAMES (default ``--games``); game i is seeded with ``seed + i`` and the first agent
 opens (takes the totem) in even games, the second agent in odd ones, so both seats count equally.
 """
 from __future__ import annotations
@@ -19,7 +20,8 @@ from kiwara_designer.agents import make_agent, play_match
 from kiwara_designer.engine import RuleVariant, new_game
 from kiwara_designer.formats import load_layout
 
-DEFAULT_PAIRS = ["greedy,random", "mcts:300,greedy", "mcts:300,random"]
+# A,B[,GAMES]: the last pairing gives greedy-biased playouts about the time of mcts:500.
+DEFAULT_PAIRS = ["greedy,random,200", "mcts:500,greedy,100", "mcts:100:greedy,mcts:500,40"]
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -63,20 +65,21 @@ def run_pair(spec_a: str, spec_b: str, games: int, seed: int, layout_name: str) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per pairing (even)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing without GAMES")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--layout", default="classic")
-    parser.add_argument("--pair", action="append", help="A,B agent specs (repeatable)")
+    parser.add_argument("--pair", action="append", help="A,B[,GAMES] agent specs (repeatable)")
     args = parser.parse_args()
-    print(f"layout {args.layout}, {args.games} games per pairing, seats swapped, seeds "
-          f"{args.seed}..{args.seed + args.games - 1}")
-    print(f"{'A':<16} {'B':<10} {'A wins':>7} {'draws':>5} {'A win rate':>10} {'95% Wilson':>15} "
-          f"{'A margin':>8} {'time':>7}")
+    print(f"layout {args.layout}, seats swapped, game i seeded {args.seed} + i")
+    print(f"{'A':<16} {'B':<10} {'games':>5} {'A wins':>7} {'draws':>5} {'A win rate':>10} {'95% Wilson':>15} "
+          f"{'A margin':>8} {'A wins opening/second':>21} {'time':>7}")
     for pair in args.pair or DEFAULT_PAIRS:
-        spec_a, spec_b = pair.split(",")
-        r = run_pair(spec_a, spec_b, args.games, args.seed, args.layout)
-        print(f"{r['a']:<16} {r['b']:<10} {r['wins']:>7} {r['draws']:>5} {r['rate']:>10.1%} "
-              f"  [{r['low']:.1%}, {r['high']:.1%}] {r['margin']:>+8.1f} {r['seconds']:>6.0f}s",
+        spec_a, spec_b, *count = pair.split(",")
+        games = int(count[0]) if count else args.games
+        r = run_pair(spec_a, spec_b, games, args.seed, args.layout)
+        print(f"{r['a']:<16} {r['b']:<10} {games:>5} {r['wins']:>7} {r['draws']:>5} {r['rate']:>10.1%} "
+              f"  [{r['low']:.1%}, {r['high']:.1%}] {r['margin']:>+8.1f} "
+              f"{r['a_first_wins']:>12}/{r['wins'] - r['a_first_wins']:<8} {r['seconds']:>6.0f}s",
               flush=True)
 
 

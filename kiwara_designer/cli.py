@@ -274,19 +274,19 @@ def replay_cmd(record, as_json, colour) -> None:
 # -- agents and play --------------------------------------------------------------------------
 @main.command()
 @click.option("--layout", "layout_name", default="classic", show_default=True,
-              help="Layout file, built-in name or -.")
+              help="Layout file, built-in name or - (only when no person plays).")
 @click.option("--first", default="human", show_default=True,
               help="Who opens with the totem: human or an agent spec (random, greedy, mcts:500, "
                    "mcts:2s, mcts:500:greedy).")
 @click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
-@click.option("--variant", "variant_file", type=click.Path(dir_okay=False),
-              help="Rules variant TOML file (default: classic rules).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
 @click.option("--seed", type=int, help="Seed of the agents' random choices (default: drawn and "
                                        "printed, so the game can be replayed).")
 @click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the game record (JSON, for kiwara replay) here; - for stdout.")
 @click.option("--colour/--no-colour", default=None, help="Colours (default: on a terminal).")
-def play(layout_name, first, second, variant_file, seed, record, colour) -> None:
+def play(layout_name, first, second, variant_name, seed, record, colour) -> None:
     """Play a game in the terminal: a person against an agent, or watch two agents.
 
     Moves are typed in notation (T7, Zc3>12, Cb2xc2>4, Gf5, pass); ? lists the legal moves,
@@ -297,36 +297,43 @@ def play(layout_name, first, second, variant_file, seed, record, colour) -> None
       kiwara play
       kiwara play --first mcts:2s --second human --seed 7
       kiwara play --first greedy --second mcts:500 --record game.json
-      kiwara play --layout president --variant variants/no-swaps.toml
+      kiwara play --layout president --variant no_crocodile_swaps
+      kiwara play --first greedy --second mcts:200 --record - | kiwara replay -
     """
     from .play import start_session
 
-    session = start_session(layout_name, first, second, variant_file, seed)
-    click.echo(f"seed {session.seed}", err=True)
-    use_colour = sys.stdout.isatty() if colour is None else colour
+    session = start_session(layout_name, first, second, variant_name, seed)
+    if layout_name == "-" and any(s.is_human for s in session.seats):
+        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
+    to_stderr = record == "-"
+    use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
 
-    def read(prompt: str):
-        click.echo(prompt, nl=False)
+    def write(text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=to_stderr, color=use_colour)
+
+    def read(prompt: str) -> str | None:
+        write(prompt, nl=False)
         line = sys.stdin.readline()
         if not line:
-            click.echo()
+            write("")
             return None
         if not sys.stdin.isatty():   # scripted input: show it, so the transcript reads well
-            click.echo(line.rstrip("\n"))
+            write(line.rstrip("\n"))
         return line
 
-    result = session.play(read, click.echo, use_colour)
+    result = session.play(read, write, use_colour)
     if record:
         text = session.record_json(result)
         if record == "-":
             click.echo(text)
-        else:
-            try:
-                with open(record, "w", encoding="utf-8") as handle:
-                    handle.write(text + "\n")
-            except OSError as exc:
-                raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}")
-            click.echo(f"record written to {record}", err=True)
+            return
+        try:
+            with open(record, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
+        click.echo(f"record written to {record}", err=True)
 
 
 # ============================================================================================

@@ -18,8 +18,8 @@ from operator import itemgetter
 from typing import Iterator
 
 from ..geometry import Grid
-from ..layout import Layout
-from ._frontier import Frontier
+from ..layout import TERRITORY_CHARS, Layout
+from ._frontier import Frontier, reading_positions
 from ._symmetric import FixedPointCounter
 from .filters import Filters, Pattern, territory_span
 from .problem import GeneratorError, Problem
@@ -49,14 +49,19 @@ def _fixed_points(problem: Problem) -> dict[str, dict[int, int]]:
 
 
 class _Symmetry:
-    """Fast images of assignment tuples (reading order, numbered by first appearance)."""
+    """Fast images of assignment tuples (numbered by first appearance) listed in a cell
+    ``order`` (reading order unless given): ``values[k]`` belongs to cell ``order[k]``."""
 
-    def __init__(self, grid: Grid) -> None:
-        self.getters = []
+    def __init__(self, grid: Grid, order=None) -> None:
+        order = list(order) if order is not None else list(grid.cells)
+        index = {cell: k for k, cell in enumerate(order)}
+        self.getters, self.sources = [], []
         for s in grid.symmetries[1:]:
-            source = [0] * grid.size
+            back = [0] * grid.size
             for c, image in enumerate(s.perm):
-                source[image] = c
+                back[image] = c
+            source = tuple(index[back[cell]] for cell in order)
+            self.sources.append(source)
             self.getters.append(_getter(source))
 
     @staticmethod
@@ -69,7 +74,20 @@ class _Symmetry:
             yield self.normalized(get(a))
 
     def is_canonical(self, a: tuple[int, ...]) -> bool:
-        return all(a <= image for image in self.images(a))
+        """``a`` is no greater than any normalised image; compared cell by cell and stopped at
+        the first difference, which usually comes within a few cells."""
+        for source in self.sources:
+            seen: dict[int, int] = {}
+            for cell, origin in enumerate(source):
+                v = a[origin]
+                w = seen.get(v)
+                if w is None:
+                    w = seen[v] = len(seen)
+                if w != a[cell]:
+                    if w < a[cell]:
+                        return False
+                    break
+        return True
 
     def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
         return min(a, *self.images(a)) if self.getters else a
@@ -91,20 +109,72 @@ class _Source:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self.frontier = _frontier(problem)
-        position = [0] * problem.grid.size
-        for i, cell in enumerate(self.frontier.order):
-            position[cell] = i
-        self.reading = _getter(position)
+        self.lines_mask = (1 << (problem.grid.size // self.frontier.line)) - 1
+        self.readers: dict[int, object] = {}
+        self.sweepers: dict[int, object] = {}
         self.symmetry = _Symmetry(problem.grid)
+        # symmetry classes are listed through one representative each: the layout whose
+        # assignment in sweep order is least; its canonical form is what is yielded
+        order = self.frontier.order
+        self.sweep_symmetry = _Symmetry(problem.grid, order)
+        self.sweep_to_reading = _getter([order.index(c) for c in problem.grid.cells])
+        line = self.frontier.line
+        self.first_line = line
+        # the symmetry reversing every swept line in place decides on the first line alone
+        self.line_mirror = any(
+            all(s.perm[order[k]] == order[line - 1 - k] for k in range(line))
+            and all(s.perm[order[k]] == order[(k // line) * line + line - 1 - k % line]
+                    for k in range(problem.grid.size))
+            for s in problem.grid.symmetries[1:])
 
-    def assignment(self, ids: bytes) -> tuple[int, ...]:
-        return _Symmetry.normalized(self.reading(ids))
+    def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Reading-order assignment of a walk's (piece ids, line orientations)."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        reader = self.readers.get(orient)
+        if reader is None:
+            reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        return _Symmetry.normalized(reader(ids))
+
+    def sweep_assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Assignment listed in sweep order (cell ``order[k]`` at ``k``), normalised."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        sweeper = self.sweepers.get(orient)
+        if sweeper is None:
+            position = reading_positions(self.frontier, orient)
+            sweeper = self.sweepers[orient] = _getter([position[c] for c in self.frontier.order])
+        return _Symmetry.normalized(sweeper(ids))
+
+    def judge(self, ids: bytes, orient: int) -> int:
+        """Compare the swept lines so far with their line-mirror image, both in sweep order
+        and normalised: -1 if the image is smaller (no completion is a class's least layout in
+        sweep order), 1 if larger (the mirror can no longer win), 0 if equal so far."""
+        line = self.first_line
+        lines = [ids[k:k + line] for k in range(0, len(ids), line)]
+        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(lines)]
+        mine = _Symmetry.normalized(b"".join(real))
+        image = _Symmetry.normalized(b"".join(seg[::-1] for seg in real))
+        return (image > mine) - (image < mine)
 
     def layout(self, assignment: tuple[int, ...]) -> Layout:
-        return Layout(self.problem.grid, assignment)
+        return _trusted_layout(self.problem.grid, assignment)
 
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)
+
+
+def _trusted_layout(grid: Grid, assignment: tuple[int, ...]) -> Layout:
+    """A Layout from an assignment already numbered by first appearance, without re-checking
+    it (the generator's assignments are; this is the listing's hot path)."""
+    layout = object.__new__(Layout)
+    object.__setattr__(layout, "grid", grid)
+    object.__setattr__(layout, "assignment", assignment)
+    object.__setattr__(layout, "names", _NAMES[max(assignment) + 1])
+    return layout
+
+
+_NAMES = [tuple(TERRITORY_CHARS[:k]) for k in range(len(TERRITORY_CHARS) + 1)]
 
 
 @lru_cache(maxsize=4)
@@ -180,8 +250,9 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
 def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
     frontier, problem = source.frontier, source.problem
     jump = not canonical and filters is None
-    is_canonical = source.symmetry.is_canonical
-    grid = problem.grid
+    is_representative = source.sweep_symmetry.is_canonical
+    canonical_form = source.symmetry.canonical
+    grid, make = problem.grid, _trusted_layout
     for mix in mixes:
         skip = 0
         if jump:
@@ -190,11 +261,25 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 start -= total
                 continue
             skip, start = start, 0
-        for ids in frontier.walk(problem.code(mix), skip):
-            a = source.assignment(ids)
-            if canonical and not is_canonical(a):
-                continue
-            layout = Layout(grid, a)
+        if canonical:
+            walks = frontier.walk(problem.code(mix), 0,
+                                  source.judge if source.line_mirror else None)
+            for walked in walks:
+                swept = source.sweep_assignment(walked)
+                if not is_representative(swept):
+                    continue
+                a = canonical_form(_Symmetry.normalized(source.sweep_to_reading(swept)))
+                layout = make(grid, a)
+                if filters is not None and not filters.accepts(layout):
+                    continue
+                if start:
+                    start -= 1
+                    continue
+                yield layout
+            continue
+        for walked in frontier.walk(problem.code(mix), skip):
+            a = source.assignment(walked)
+            layout = make(grid, a)
             if filters is not None and not filters.accepts(layout):
                 continue
             if start:
@@ -248,7 +333,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
             if rng.randrange(order) >= symmetry.stabiliser(a):
                 continue
             a = symmetry.canonical(a)
-        layout = Layout(problem.grid, a)
+        layout = _trusted_layout(problem.grid, a)
         if filters is not None and not filters.accepts(layout):
             continue
         out.append(layout)

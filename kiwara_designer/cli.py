@@ -813,8 +813,10 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> N
                                 "variant": r.variant, "agents": r.agents, "games": r.games,
                                 "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
                                 "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
-    else:
+    elif rows:
         click.echo(format_ranking(rows, by))
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
     if export_dir:
         written = export_layouts(rows, export_dir)
         click.echo(f"{len(written)} files written to {export_dir}/", err=True)

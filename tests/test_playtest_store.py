@@ -256,3 +256,15 @@ def test_sweep_streams_layouts_and_reports_progress(tmp_path):
                             progress=lambda done, total: seen.append((done, total)))
         assert (summary.layouts, summary.games_already_stored, summary.games_played) == (3, 10, 5)
         assert seen[-1] == (15, None)
+
+
+def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
+    # a sweep killed before its final summaries leaves games without summaries
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, kit=TOY_KIT)
+        before = {r.layout_id: r.metrics for r in store.ranked()}
+        store.db.execute("DELETE FROM metric_summaries")
+        assert store.ranked() == []
+        assert store.refresh_summaries() == 2
+        assert {r.layout_id: r.metrics for r in store.ranked()} == before
+        assert store.refresh_summaries() == 0      # up to date: nothing recomputed

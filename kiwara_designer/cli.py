@@ -671,13 +671,13 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
 
 
 @main.command()
-@click.argument("layout_name", metavar="[LAYOUT]", default="classic")
+@click.argument("layout_names", metavar="[LAYOUT]...", nargs=-1)
 @click.option("--variant", "variant_names", multiple=True, required=True,
               help="A rules variant (TOML file or built-in name); give it twice.")
 @_lab_common
-@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
-def compare(layout_name, variant_names, games, agents, seed, workers, as_json) -> None:
-    """Compare two rules variants on LAYOUT (default classic) over the same seeds.
+@click.option("--json", "as_json", is_flag=True, help="JSON (a list if several layouts).")
+def compare(layout_names, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on each LAYOUT (default classic) over the same seeds.
 
     Game i of both variants has the same seed and seats, so the games are paired: the difference
     in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
@@ -686,7 +686,7 @@ def compare(layout_name, variant_names, games, agents, seed, workers, as_json) -
     \b
     Examples:
       kiwara compare --variant classic --variant totem_1_2
-      kiwara compare president --variant classic --variant my-rules.toml --games 400 --json
+      kiwara compare president classic --variant classic --variant my-rules.toml --games 400
     """
     from .playtest.compare import compare_variants
     from .playtest.text import format_comparison
@@ -695,15 +695,18 @@ def compare(layout_name, variant_names, games, agents, seed, workers, as_json) -
         raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
     variants = tuple(_lab_variant(v) for v in variant_names)
     names = tuple(variant_names)
-    board = load_layout(layout_name)
+    boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
     pairing = _lab_pairing(agents)
-    result = compare_variants(board, variants, names, pairing, games, seed, workers)
+    output = []
+    for name, board in boards:
+        result = compare_variants(board, variants, names, pairing, games, seed, workers)
+        output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
+                       **result.to_json()})
+        if not as_json:
+            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
+                                                 f"per variant on the same seeds (seed {seed})"))
     if as_json:
-        click.echo(json.dumps({"layout": layout_name, "agents": pairing.name, "games": games,
-                               "seed": seed, **result.to_json()}, indent=2))
-    else:
-        click.echo(format_comparison(result, f"{layout_name}: agents {pairing}, {games} games "
-                                             f"per variant on the same seeds (seed {seed})"))
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
 
 
 def _lab_sweep_layouts(sample, all_canonical, from_file, seed):

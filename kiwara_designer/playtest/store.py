@@ -18,7 +18,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import KiwaraError
 from ..formats import parse_text
@@ -342,11 +342,6 @@ class Store:
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-
-
-def iter_layout_rows(store: Store) -> Iterator[tuple[int, Layout, int]]:
-    for lid, canonical, rivers in store.db.execute("SELECT id, canonical, rivers FROM layouts"):
-        yield lid, parse_text(canonical)[0].layout, rivers
 
 
 def open_store(path: str | Path, must_exist: bool = False) -> Store:

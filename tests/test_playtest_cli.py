@@ -123,3 +123,29 @@ def test_user_errors_are_one_line_and_exit_2(args, message, tmp_path, monkeypatc
     assert r.exit_code == 2
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def test_sweep_through_a_dask_scheduler_address(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    shortlist = tmp_path / "one.txt"
+    shortlist.write_text("\n".join(load_layout("president").rows) + "\n")
+    db = str(tmp_path / "dask.sqlite")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        r = run("sweep", "--from", str(shortlist), "--db", db, "--games", "6", "--agents",
+                "random", "--skill-games", "0", "--scheduler", cluster.scheduler_address, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games_stored"] == 6 and data["database"]["games"] == 6
+    # the same games as a local sweep with the same seed
+    local = str(tmp_path / "local.sqlite")
+    run("sweep", "--from", str(shortlist), "--db", local, "--games", "6", *FAST)
+    from kiwara_designer.playtest import Pairing, Store
+    from kiwara_designer.engine import RuleVariant
+    games = []
+    for path in (db, local):
+        with Store(path) as store:
+            exp = store.experiment(load_layout("president").canonical(), RuleVariant(),
+                                   Pairing("random", "random"))
+            games.append(store.games(exp))
+    assert games[0] == games[1] and len(games[0]) == 6

@@ -268,7 +268,8 @@ def start_session(layout_name: str, first: str, second: str, variant_file: str |
         try:
             seats.append(Seat.parse(spec))
         except KiwaraError as exc:
-            raise KiwaraError(f"{option}: {exc}; or human") from None
+            hint = ', or "human" for a person' if str(exc).startswith("unknown agent") else ""
+            raise KiwaraError(f"{option}: {exc}{hint}") from None
     layout = load_layout(layout_name)
     variant = load_variant(variant_file)
     if seed is None:

@@ -9,10 +9,17 @@ from .base import _legal_moves
 from .evaluation import evaluate
 
 
+def _placement(move: Any) -> tuple:
+    """What a move does to the board: moves differing only by the totem's destination leave
+    the same tokens, so :func:`evaluate` (which never looks at the totem) scores them alike."""
+    return (move.kind, move.cell, move.swaps)
+
+
 @dataclass(frozen=True)
 class GreedyAgent:
-    """Looks one move ahead; among the moves of equal best evaluation it picks one with ``rng``
-    (uniformly), so it is not predictable but is reproducible."""
+    """Looks one move ahead; among the moves of equal best evaluation (the totem destinations of
+    the best placement, at least) it picks one with ``rng``, uniformly, so it is not predictable
+    but is reproducible."""
 
     name: str = "greedy"
 
@@ -21,12 +28,11 @@ class GreedyAgent:
         if len(moves) == 1:
             return moves[0]
         player = state.current_player()
-        best: list = []
-        best_value = None
+        values: dict[tuple, float] = {}
         for move in moves:
-            value = evaluate(state.apply(move), player)
-            if best_value is None or value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif value >= best_value - 1e-9:
-                best.append(move)
+            key = _placement(move)
+            if key not in values:
+                values[key] = evaluate(state.apply(move), player)
+        best_value = max(values.values())
+        best = [m for m in moves if values[_placement(m)] >= best_value - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)

@@ -634,6 +634,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     kit = kiwara_kit()
     output = []
     for name, board in boards:
+        update, close = _lab_progress(name)
         if precision:
             results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
                                         first_round=games)
@@ -642,7 +643,8 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
                                      keep_moves=True)
         else:
             results = play_match(board, variant, pairing, games, seed, workers, kit,
-                                 keep_moves=bool(records))
+                                 keep_moves=bool(records), progress=update)
+        close()
         skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
                          if n_skill else [])
         metrics = compute_metrics(results, board.names, board.sizes, skill_results)

@@ -300,8 +300,10 @@ def batch_size(games: int, workers: int) -> int:
 def play_match(layout: Layout, variant: Any = None, pairing: Pairing | str = "random",
                games: int = 100, seed: int = 0, workers: int | None = None,
                kit: GameKit | None = None, keep_moves: bool = False,
-               first_index: int = 0) -> list[GameResult]:
-    """Play games ``first_index … first_index + games − 1``; results sorted by index."""
+               first_index: int = 0,
+               progress: Callable[[int, int], None] | None = None) -> list[GameResult]:
+    """Play games ``first_index … first_index + games − 1``; results sorted by index.
+    ``progress(done, games)`` is called as batches finish."""
     if games < 1:
         raise PlaytestError(f"the number of games must be at least 1, got {games}")
     kit = kit or kiwara_kit()
@@ -313,7 +315,11 @@ def play_match(layout: Layout, variant: Any = None, pairing: Pairing | str = "ra
     indices = list(range(first_index, first_index + games))
     batches = [Batch(layout, variant, pairing, seed, chunk, kit, keep_moves)
                for chunk in split_indices(indices, batch_size(games, workers))]
-    results = [r for _, rs in run_batches(batches, min(workers, len(batches))) for r in rs]
+    results: list[GameResult] = []
+    for _, done in run_batches(batches, min(workers, len(batches))):
+        results += done
+        if progress:
+            progress(len(results), games)
     return sorted(results, key=lambda r: r.index)
 
 

@@ -193,3 +193,40 @@ def test_lead_statistics_match_a_brute_force_reading(leads, winner):
     assert decisive == (None if want_decisive is None else pytest.approx(want_decisive))
     if decisive is not None:
         assert 0 <= decisive < 1
+
+
+@st.composite
+def random_games(draw):
+    n = draw(st.integers(1, 30))
+    territories = draw(st.integers(1, 4))
+    games = []
+    for i in range(n):
+        first, second = draw(st.integers(0, 60)), draw(st.integers(0, 60))
+        winner = 0 if first > second else 1 if second > first else None
+        games.append(game(i, winner, (first, second),
+                          okapi=draw(st.sampled_from([0, 1, None])),
+                          control=tuple(draw(st.sampled_from([0, 1, None]))
+                                        for _ in range(territories)),
+                          changes=tuple(draw(st.integers(0, 2)) for _ in range(territories)),
+                          plies=draw(st.integers(2, 40))))
+    return games
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_games())
+def test_metrics_invariants_on_random_games(games):
+    m = compute_metrics(games)
+    n = len(games)
+    wins = sum(g.scores[0] > g.scores[1] for g in games)
+    draws = sum(g.scores[0] == g.scores[1] for g in games)
+    assert m.first_player_win.value == pytest.approx((wins + draws / 2) / n)
+    assert m.draw_rate.value == pytest.approx(draws / n)
+    assert 0 <= m.balance[1] <= m.balance[0] <= m.balance[2] <= 1
+    assert m.margin.mean == pytest.approx(sum(a - b for a, b in (g.scores for g in games)) / n)
+    for t in m.territories:
+        assert t.first + t.second + t.nobody == pytest.approx(1)
+        assert 0 <= t.contested <= 1
+    # agent A and agent B share the decisive games: A's rate + B's rate = 1
+    b_wins = sum(g.winner is not None and g.winner != g.a_seat for g in games)
+    assert m.agent_a_win.value + (b_wins + draws / 2) / n == pytest.approx(1)
+    assert 0 <= m.score <= 1

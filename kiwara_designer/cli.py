@@ -274,7 +274,8 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
         wanted = problem.check_mix(wanted)
         counts = {wanted: counts[wanted]}
     total = sum(counts.values())
-    what = "symmetry classes" if canonical else "layouts"
+    what = ("symmetry class" if canonical else "layout") + ("" if total == 1 else (
+        "es" if canonical else "s"))
     if as_json:
         click.echo(json.dumps({
             "width": grid.width, "height": grid.height, "territories": k, "sizes": list(allowed),

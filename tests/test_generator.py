@@ -228,3 +228,21 @@ def test_any_small_problem_unranks_into_valid_distinct_layouts(width, height, k,
     assert all(validate(layout, rules).valid for layout in tail)
     for layout in sample_layouts(3, seed, grid=grid, territories=k, sizes=sizes):
         assert validate(layout, rules).valid
+
+
+@pytest.mark.parametrize("width,height,k,sizes", CASES[8:])
+def test_canonical_listing_on_larger_boards_is_one_per_class(width, height, k, sizes):
+    listed = [c.assignment for c in iter_layouts(Grid(width, height), k, sizes, canonical=True)]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {brute.canonical(a, width, height)
+                           for a in brute_layouts(width, height, k, sizes)}
+
+
+def test_canonical_listing_of_a_full_size_mix_matches_burnside():
+    # the listing prunes mirror images line by line; on the real board it must still give
+    # exactly the Burnside number of classes (7,092 for six territories of 5)
+    mix = (5, 5, 5, 5, 5, 5)
+    listed = [layout.assignment for layout in iter_layouts(mix=mix, canonical=True)]
+    assert len(listed) == len(set(listed)) == count_layouts(mix=mix, canonical=True)
+    grid = Grid()
+    assert all(Layout(grid, a).canonical().assignment == a for a in listed[::50])

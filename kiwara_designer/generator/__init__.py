@@ -7,8 +7,8 @@ start at any index by unranking; sampling draws a uniform index and unranks it. 
 are counted with Burnside's lemma from exact fixed-point counts (:mod:`._symmetric`).
 
 Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's order. With
-``canonical=True`` only layouts equal to their canonical form (:meth:`Layout.canonical`) are
-yielded, so every symmetry class appears exactly once.
+``canonical=True`` every symmetry class appears exactly once, as its canonical form
+(:meth:`Layout.canonical`).
 """
 from __future__ import annotations
 
@@ -73,24 +73,22 @@ class _Symmetry:
         for get in self.getters:
             yield self.normalized(get(a))
 
-    def is_canonical(self, a: tuple[int, ...]) -> bool:
-        """``a`` is no greater than any normalised image; compared cell by cell and stopped at
-        the first difference, which usually comes within a few cells."""
-        for source in self.sources:
+    def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
+        """The least normalised image of ``a`` (itself included); images are compared lazily
+        and only normalised in full when they win."""
+        best = a
+        for source, get in zip(self.sources, self.getters):
             seen: dict[int, int] = {}
             for cell, origin in enumerate(source):
                 v = a[origin]
                 w = seen.get(v)
                 if w is None:
                     w = seen[v] = len(seen)
-                if w != a[cell]:
-                    if w < a[cell]:
-                        return False
+                if w != best[cell]:
+                    if w < best[cell]:
+                        best = self.normalized(get(a))
                     break
-        return True
-
-    def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
-        return min(a, *self.images(a)) if self.getters else a
+        return best
 
     def stabiliser(self, a: tuple[int, ...]) -> int:
         return 1 + sum(image == a for image in self.images(a))
@@ -113,19 +111,44 @@ class _Source:
         self.readers: dict[int, object] = {}
         self.sweepers: dict[int, object] = {}
         self.symmetry = _Symmetry(problem.grid)
-        # symmetry classes are listed through one representative each: the layout whose
-        # assignment in sweep order is least; its canonical form is what is yielded
+        # Symmetry classes are listed through one representative each: the layout whose river
+        # key is least, its canonical form being what is yielded. The river key lists, cell by
+        # cell in sweep order, whether the cell is cut off by a river from the cell before it
+        # in its line's direction ("up") and from the one before it in the line ("left").
+        # Unlike territory labels, these are final as soon as both cells are swept (a river
+        # between two pieces forbids them to merge), so a prefix of the key is already known
+        # when a line ends: the line mirror (reversing every line) can be ruled out early.
         order = self.frontier.order
+        line = self.frontier.line
+        self.line = line
+        size = problem.grid.size
+        self.river_pairs = []
+        for k in range(size):
+            if k >= line:
+                self.river_pairs.append((k, k - line))
+            if k % line:
+                self.river_pairs.append((k, k - 1))
         self.sweep_symmetry = _Symmetry(problem.grid, order)
         self.sweep_to_reading = _getter([order.index(c) for c in problem.grid.cells])
-        line = self.frontier.line
-        self.first_line = line
-        # the symmetry reversing every swept line in place decides on the first line alone
         self.line_mirror = any(
-            all(s.perm[order[k]] == order[line - 1 - k] for k in range(line))
-            and all(s.perm[order[k]] == order[(k // line) * line + line - 1 - k % line]
-                    for k in range(problem.grid.size))
+            all(s.perm[order[k]] == order[(k // line) * line + line - 1 - k % line]
+                for k in range(size))
             for s in problem.grid.symmetries[1:])
+
+    def is_representative(self, t: tuple[int, ...]) -> bool:
+        """``t`` (labels in sweep order) has the least river key of its symmetry class;
+        compared image by image, pair by pair, stopping at the first difference."""
+        pairs = self.river_pairs
+        for image_of in self.sweep_symmetry.getters:
+            image = image_of(t)
+            for k, before in pairs:
+                mine = t[k] != t[before]
+                theirs = image[k] != image[before]
+                if mine != theirs:
+                    if theirs < mine:
+                        return False
+                    break
+        return True
 
     def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """Reading-order assignment of a walk's (piece ids, line orientations)."""
@@ -136,29 +159,32 @@ class _Source:
             reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
         return _Symmetry.normalized(reader(ids))
 
-    def sweep_assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
-        """Assignment listed in sweep order (cell ``order[k]`` at ``k``), normalised."""
+    def sweep_labels(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Piece ids listed in sweep order (cell ``order[k]`` at ``k``), as drawn."""
         ids, orient = walked
         orient &= self.lines_mask
         sweeper = self.sweepers.get(orient)
         if sweeper is None:
             position = reading_positions(self.frontier, orient)
             sweeper = self.sweepers[orient] = _getter([position[c] for c in self.frontier.order])
-        return _Symmetry.normalized(sweeper(ids))
+        return sweeper(ids)
 
     def judge(self, ids: bytes, orient: int) -> int:
-        """Compare the swept lines so far with their line-mirror image, both in sweep order
-        and normalised: -1 if the image is smaller (no completion is a class's least layout in
-        sweep order), 1 if larger (the mirror can no longer win), 0 if equal so far."""
-        line = self.first_line
-        lines = [ids[k:k + line] for k in range(0, len(ids), line)]
-        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(lines)]
-        mine = _Symmetry.normalized(b"".join(real))
-        image = _Symmetry.normalized(b"".join(seg[::-1] for seg in real))
-        return (image > mine) - (image < mine)
-
-    def layout(self, assignment: tuple[int, ...]) -> Layout:
-        return _trusted_layout(self.problem.grid, assignment)
+        """Compare the river key of the lines swept so far with that of their line-mirror
+        image: -1 if the image's is smaller (no completion is its class's representative),
+        1 if larger (the line mirror can no longer win), 0 if equal so far."""
+        line = self.line
+        real = [ids[k:k + line] for k in range(0, len(ids), line)]
+        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(real)]
+        mine = b"".join(real)
+        image = b"".join(seg[::-1] for seg in real)
+        for k, before in self.river_pairs:
+            if k >= len(mine):
+                return 0
+            a, b = mine[k] != mine[before], image[k] != image[before]
+            if a != b:
+                return 1 if a < b else -1
+        return 0
 
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)
@@ -250,7 +276,7 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
 def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
     frontier, problem = source.frontier, source.problem
     jump = not canonical and filters is None
-    is_representative = source.sweep_symmetry.is_canonical
+    is_representative = source.is_representative
     canonical_form = source.symmetry.canonical
     grid, make = problem.grid, _trusted_layout
     for mix in mixes:
@@ -265,7 +291,7 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
             walks = frontier.walk(problem.code(mix), 0,
                                   source.judge if source.line_mirror else None)
             for walked in walks:
-                swept = source.sweep_assignment(walked)
+                swept = source.sweep_labels(walked)
                 if not is_representative(swept):
                     continue
                 a = canonical_form(_Symmetry.normalized(source.sweep_to_reading(swept)))

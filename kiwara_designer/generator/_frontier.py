@@ -65,7 +65,7 @@ class Frontier:
             self.order = tuple(range(self.n))
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
-        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), {}]
+        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), None]
         self._option_cache: dict = {}
         self._mirror_cache: dict = {}
         self._root_entry: list | None = None
@@ -216,6 +216,7 @@ class Frontier:
         boundary = (i + 1) % self.line == 0 and i + 1 < self.n
         ext = sizes + (0,)
         total: dict[int, int] = {}
+        shared = False                           # total is still a child's own table
         edges = []
         for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
              new_index, pair_plans) in self._options_for(labels, i):
@@ -260,6 +261,8 @@ class Frontier:
                     continue
                 if inc:
                     useful = False
+                    if shared:
+                        total, shared = dict(total), False
                     for code, count in counts.items():
                         code += inc
                         if code in valid:
@@ -268,12 +271,14 @@ class Frontier:
                     if not useful:
                         continue
                 elif total:
+                    if shared:
+                        total, shared = dict(total), False
                     for code, count in counts.items():
                         total[code] = total.get(code, 0) + count
                 else:
-                    total.update(counts)
+                    total, shared = counts, True     # copied only if another move adds to it
                 edges.append((action, inc, sub, flip))
-        entry = self.memo[i][state] = [total, tuple(edges), {}]
+        entry = self.memo[i][state] = [total, tuple(edges), None]
         return entry
 
     def table(self) -> dict[int, int]:
@@ -339,47 +344,53 @@ class Frontier:
         mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
         one = [bytes((x,)) for x in range(256)]
         undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
+        tail = n - line if n > line else -1           # where the last line starts
+        tail_steps = range(tail, n)
         want[0] = code
-        # descend to the skip-th completion, choosing edges by counts
-        entry = self._root_entry
-        for d in range(n):
-            edges = entry[1]
-            w = want[d]
-            for p, (action, inc, child, flip) in enumerate(edges):
-                c = child[0].get(w - inc, 0)
-                if skip < c:
-                    break
-                skip -= c
-            edge_lists[d] = edges = _viable(entry, w)
-            pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
-            ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
-            if line_end[d]:
-                o = orient[d]
-                orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
-                rel[d + 1] = flip
-            else:
-                orient[d + 1], rel[d + 1] = orient[d], rel[d]
-            want[d + 1] = w - inc
-            entry = child
-        verdict = 0
-        for d in range(line, n, line):
-            if judge is not None and verdict == 0:
-                verdict = judge(ids[d], orient[d])
-            undecided[d] = verdict == 0 and judge is not None
-        if verdict >= 0:
+        if judge is not None and skip:
+            raise ValueError("a judged walk starts at the beginning")
+        backing = False
+        if skip:
+            # descend to the skip-th completion, choosing edges by counts
+            entry = self._root_entry
+            for d in range(n):
+                edges = entry[1]
+                w = want[d]
+                for p, (action, inc, child, flip) in enumerate(edges):
+                    c = child[0].get(w - inc, 0)
+                    if skip < c:
+                        break
+                    skip -= c
+                edge_lists[d] = edges = _viable(entry, w)
+                pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
+                ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
+                if line_end[d]:
+                    o = orient[d]
+                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    rel[d + 1] = flip
+                else:
+                    orient[d + 1], rel[d + 1] = orient[d], rel[d]
+                want[d + 1] = w - inc
+                entry = child
             yield ids[n], orient[n]
-        d = n - 1
+            d, backing = n - 1, True
+        else:
+            d = 0
+            edge_lists[0] = _viable(self._root_entry, code)
+            ends[0] = len(edge_lists[0])
         while True:
-            # back up to the deepest depth with an untried viable edge
-            while True:
-                p = pos[d] + 1
-                if p < ends[d]:
-                    pos[d] = p
-                    break
-                d -= 1
-                if d < 0:
-                    return
-            # then forward along first viable edges to a leaf (or a pruned line)
+            if backing:
+                # back up to the deepest depth with an untried viable edge
+                while True:
+                    p = pos[d] + 1
+                    if p < ends[d]:
+                        pos[d] = p
+                        break
+                    d -= 1
+                    if d < 0:
+                        return
+            backing = True
+            # then forward along first viable edges to a leaf (or a rejected line)
             while True:
                 action, inc, child, flip = edge_lists[d][pos[d]]
                 cur = ids[d]
@@ -401,27 +412,49 @@ class Frontier:
                 ids[d + 1] = nid
                 if line_end[d]:
                     o = orient[d]
-                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    o = orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
                     rel[d + 1] = flip
+                    if undecided[d] and d + 1 < n:
+                        verdict = judge(nid, o)
+                        if verdict < 0:
+                            break                    # no completion of this prefix is wanted
+                        undecided[d + 1] = verdict == 0
+                    else:
+                        undecided[d + 1] = False
                 else:
                     orient[d + 1] = orient[d]
                     rel[d + 1] = rel[d]
+                    undecided[d + 1] = undecided[d]
                 w = want[d + 1] = want[d] - inc
                 d += 1
                 if d == n:
                     yield nid, orient[n]
                     d -= 1
                     break
-                if line_end[d - 1]:
-                    if undecided[d - line]:
-                        verdict = judge(nid, orient[d])
-                        if verdict < 0:
-                            d -= 1
-                            break
-                        undecided[d] = verdict == 0
-                    else:
-                        undecided[d] = False
-                edges = child[2].get(w)
+                if d == tail:
+                    # the last line: its completions are listed once per table entry and
+                    # replayed here without the bookkeeping of the general loop
+                    f0, last_orient = fresh[d], orient[d]
+                    for actions in _suffixes(child, w):
+                        cur, f = nid, f0
+                        for i, a in zip(tail_steps, actions):
+                            if a == NEW:
+                                cur += one[f]
+                                f += 1
+                            elif a == LEFT:
+                                cur += cur[i - 1:i]
+                            else:
+                                up = mirrored_up[i] if rel[tail] else i - line
+                                keep = cur[up:up + 1]
+                                if a == UP:
+                                    cur += keep
+                                else:
+                                    cur = cur.replace(cur[i - 1:i], keep) + keep
+                        yield cur, last_orient
+                    d -= 1
+                    break
+                cache = child[2]
+                edges = cache.get(w) if cache is not None else None
                 if edges is None:
                     edges = _viable(child, w)
                 edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
@@ -429,10 +462,31 @@ class Frontier:
 
 def _viable(entry: list, want: int) -> tuple:
     """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
-    edges = entry[2].get(want)
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    edges = cache.get(want)
     if edges is None:
-        edges = entry[2][want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
+        edges = cache[want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
     return edges
+
+
+def _suffixes(entry: list, want: int) -> tuple[tuple[int, ...], ...]:
+    """Every action sequence from ``entry`` to the end closing exactly ``want`` (cached; used
+    for the last line, where they are few)."""
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    key = ~want                                   # negative: apart from the viable-edge keys
+    found = cache.get(key)
+    if found is None:
+        if not entry[1]:
+            found = ((),) if want == 0 else ()
+        else:
+            found = tuple((action,) + rest for action, inc, child, _ in _viable(entry, want)
+                          for rest in _suffixes(child, want - inc))
+        cache[key] = found
+    return found
 
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,

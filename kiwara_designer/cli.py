@@ -181,6 +181,196 @@ def layouts_builtin(as_json) -> None:
 # ============================================================================================
 # Generator: layouts count, list, sample  (issue 3)
 # ============================================================================================
+def _generator_problem_options(command):
+    """--width/--height/--territories/--sizes, shared by the generator commands."""
+    for option in reversed([
+        click.option("--width", type=int, default=6, show_default=True, help="Board width."),
+        click.option("--height", type=int, default=5, show_default=True, help="Board height."),
+        click.option("--territories", "-k", type=int, default=6, show_default=True,
+                     help="Number of territories."),
+        click.option("--sizes", default="3,5,7,9", show_default=True,
+                     help="Allowed territory sizes, comma-separated."),
+        click.option("--mix", help="Only this size mix, e.g. 3,3,5,5,7,7."),
+        click.option("--canonical", is_flag=True,
+                     help="One layout per symmetry class (mirror images and turns count once)."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _generator_filter_options(command):
+    for option in reversed([
+        click.option("--min-rivers", type=int, help="At least this many river segments."),
+        click.option("--max-rivers", type=int, help="At most this many river segments."),
+        click.option("--max-span", type=int,
+                     help="No territory wider or taller than this many cells."),
+        click.option("--contains", "contains", metavar="FILE",
+                     help="Pattern file that must appear: rows of letters (same letter = same "
+                          "territory, different letters = different ones) and . for any cell."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _generator_request(width, height, territories, sizes, mix):
+    from .geometry import Grid
+    grid = Grid(width, height)
+    allowed = parse_int_list(sizes, "--sizes")
+    wanted = parse_int_list(mix, "--mix") if mix else None
+    return grid, territories, allowed, wanted
+
+
+def _generator_filters(min_rivers, max_rivers, max_span, contains):
+    from .generator import Filters, Pattern
+    pattern = Pattern.load(contains) if contains else None
+    return Filters(min_rivers, max_rivers, max_span, pattern)
+
+
+def _write_layouts(layouts, fmt: str, total: int | None) -> int:
+    """Stream layouts to stdout (text blocks separated by a blank line, or JSON lines); a
+    progress bar on stderr only when stderr is a terminal. Returns how many were written."""
+    from .formats import format_json, format_text
+    out = sys.stdout
+    written = 0
+    bar = None
+    if sys.stderr.isatty() and total:
+        bar = click.progressbar(length=total, file=sys.stderr, label="layouts")
+        bar.__enter__()
+    try:
+        for layout in layouts:
+            if fmt == "jsonl":
+                out.write(format_json(layout) + "\n")
+            else:
+                out.write(("\n" if written else "") + format_text(layout))
+            written += 1
+            if bar is not None and written % 1000 == 0:
+                bar.update(1000)
+        out.flush()
+    except BrokenPipeError:              # `kiwara layouts list | head` is fine
+        sys.stdout = None
+        return written
+    finally:
+        if bar is not None:
+            bar.update(written % 1000)
+            bar.__exit__(None, None, None)
+    return written
+
+
+@layouts.command("count")
+@_generator_problem_options
+@click.option("--by-mix", is_flag=True, help="One line per size mix.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_json) -> None:
+    """Exact number of valid layouts (or symmetry classes with --canonical).
+
+    \b
+    Examples:
+      kiwara layouts count
+      kiwara layouts count --canonical --by-mix
+      kiwara layouts count --width 4 --height 4 --territories 4 --sizes 3,4,5 --json
+    """
+    from .generator import Problem, count_by_mix
+    grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
+    problem = Problem.make(grid, k, allowed)
+    counts = count_by_mix(grid, k, allowed, canonical=canonical)
+    if wanted is not None:
+        wanted = problem.check_mix(wanted)
+        counts = {wanted: counts[wanted]}
+    total = sum(counts.values())
+    what = ("symmetry class" if canonical else "layout") + ("" if total == 1 else (
+        "es" if canonical else "s"))
+    if as_json:
+        click.echo(json.dumps({
+            "width": grid.width, "height": grid.height, "territories": k, "sizes": list(allowed),
+            "canonical": canonical, "total": total,
+            "by_mix": {",".join(map(str, m)): c for m, c in counts.items()}}, indent=2))
+        return
+    if by_mix:
+        for m, c in counts.items():
+            click.echo(f"{','.join(map(str, m)):<20} {c:>14,}")
+    click.echo(f"{total:,} {what} ({problem.describe()})")
+
+
+@layouts.command("list")
+@_generator_problem_options
+@_generator_filter_options
+@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Skip this many layouts (resume an earlier listing).")
+@click.option("--limit", type=click.IntRange(min=0), help="Stop after this many layouts.")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
+              show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
+def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
+                 max_span, contains, start, limit, fmt) -> None:
+    """Print every valid layout in a fixed order, as input for `kiwara validate -`.
+
+    Order: mix by mix, then a fixed order within each mix; `--start N` resumes after N.
+
+    \b
+    Examples:
+      kiwara layouts list --canonical --limit 3
+      kiwara layouts list --canonical | kiwara validate -
+      kiwara layouts list --mix 5,5,5,5,5,5 --max-span 3 --format jsonl
+      kiwara layouts list --limit 100 --start 1000000
+    """
+    import itertools
+    from .generator import count_layouts, iter_layouts
+    grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    layouts_ = iter_layouts(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
+                            filters=filters)
+    total = None
+    if not filters.active and sys.stderr.isatty():
+        total = max(count_layouts(grid, k, allowed, mix=wanted, canonical=canonical) - start, 0)
+    if limit is not None:
+        layouts_ = itertools.islice(layouts_, limit)
+        total = limit if total is None else min(total, limit)
+    _write_layouts(layouts_, fmt, total)
+
+
+@layouts.command("sample")
+@_generator_problem_options
+@_generator_filter_options
+@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Number of layouts to draw (independently, with replacement).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed: the same seed gives the same layouts.")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
+              show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
+@click.option("-o", "--output", "directory", type=click.Path(file_okay=False),
+              help="Also write each layout to DIR/sample-NNNN.txt.")
+def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
+                   max_span, contains, count, seed, fmt, directory) -> None:
+    """Draw uniformly random valid layouts (every layout, or every symmetry class with
+    --canonical, equally likely), reproducibly from --seed.
+
+    \b
+    Examples:
+      kiwara layouts sample --seed 7
+      kiwara layouts sample -n 20 --mix 3,3,5,5,7,7 --canonical -o boards/
+      kiwara layouts sample -n 5 --max-rivers 20 --format jsonl | kiwara validate -
+    """
+    from pathlib import Path
+    from .formats import format_text
+    from .generator import sample_layouts
+    grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    drawn = sample_layouts(count, seed, grid=grid, territories=k, sizes=allowed, mix=wanted,
+                           canonical=canonical, filters=filters)
+    if directory:
+        folder = Path(directory)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            digits = max(4, len(str(count)))
+            for number, layout in enumerate(drawn, start=1):
+                header = (f"# sample {number} of {count}, seed {seed}"
+                          f"{', canonical' if canonical else ''}\n")
+                (folder / f"sample-{number:0{digits}d}.txt").write_text(
+                    header + format_text(layout), encoding="utf-8")
+        except OSError as exc:
+            from .generator import GeneratorError
+            raise GeneratorError(f"{directory}: {exc.strerror or exc}") from None
+    _write_layouts(drawn, fmt, None)
+
 
 
 # ============================================================================================
@@ -274,9 +464,401 @@ def replay_cmd(record, as_json, colour) -> None:
     click.echo(scoring_table(scoring))
 
 
+# -- agents and play --------------------------------------------------------------------------
+@main.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - (only when no person plays).")
+@click.option("--first", default="human", show_default=True,
+              help="Who opens with the totem: human or an agent spec (random, greedy, mcts:500, "
+                   "mcts:2s, mcts:500:greedy).")
+@click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--seed", type=int, help="Seed of the agents' random choices (default: drawn and "
+                                       "printed, so the game can be replayed).")
+@click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the game record (JSON, for kiwara replay) here; - for stdout.")
+@click.option("--colour/--no-colour", default=None, help="Colours (default: on a terminal).")
+def play(layout_name, first, second, variant_name, seed, record, colour) -> None:
+    """Play a game in the terminal: a person against an agent, or watch two agents.
+
+    Moves are typed in notation (T7, Zc3>12, Cb2xc2>4, Gf5, pass); ? lists the legal moves,
+    quit (or end of input) stops. Exit 0 when the game ends or is stopped.
+
+    \b
+    Examples:
+      kiwara play
+      kiwara play --first mcts:2s --second human --seed 7
+      kiwara play --first greedy --second mcts:500 --record game.json
+      kiwara play --layout president --variant no_crocodile_swaps
+      kiwara play --first greedy --second mcts:200 --record - | kiwara replay -
+    """
+    from .play import start_session
+
+    session = start_session(layout_name, first, second, variant_name, seed)
+    if layout_name == "-" and any(s.is_human for s in session.seats):
+        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
+    to_stderr = record == "-"
+    use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
+
+    def write(text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=to_stderr, color=use_colour)
+
+    def read(prompt: str) -> str | None:
+        write(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            write("")
+            return None
+        if not sys.stdin.isatty():   # scripted input: show it, so the transcript reads well
+            write(line.rstrip("\n"))
+        return line
+
+    result = session.play(read, write, use_colour)
+    if record:
+        text = session.record_json(result)
+        if record == "-":
+            click.echo(text)
+            return
+        try:
+            with open(record, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
+        click.echo(f"record written to {record}", err=True)
+
+
 # ============================================================================================
 # Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
 # ============================================================================================
+def _lab_variant(name: str | None):
+    from .engine import RuleVariant
+    return RuleVariant() if name is None else RuleVariant.load(name)
+
+
+def _lab_pairing(text: str):
+    from .playtest import Pairing
+    return Pairing.parse(text)
+
+
+def _lab_progress(label: str):
+    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    state: dict = {}
+
+    def update(done: int, total: int | None) -> None:
+        if total is None:
+            return
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
+                                             show_pos=True, show_eta=True)
+            state["bar"].__enter__()
+        bar = state["bar"]
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+    return update, close
+
+
+def _lab_common(func):
+    """Options shared by playtest, compare and sweep."""
+    from .playtest import DEFAULT_AGENTS
+    for option in reversed([
+        click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+                     help="Games per layout (seats alternate: agent A opens the even ones)."),
+        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                     help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: game i is seeded from (seed, i), so any game replays."),
+        click.option("--workers", "-j", type=click.IntRange(min=1),
+                     help="Worker processes (default: number of cores)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _lab_skill_options(func):
+    from .playtest import DEFAULT_SKILL
+    func = click.option("--skill-games", type=click.IntRange(min=0),
+                        help="Games of the skill pairing per layout (default: a quarter of "
+                             "--games; 0 to skip the skill gap).")(func)
+    return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                        help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+
+
+def _lab_skill_games(skill_games: int | None, games: int) -> int:
+    return max(1, games // 4) if skill_games is None else skill_games
+
+
+def _lab_record_name(source: str, index: int) -> str:
+    from pathlib import Path
+    stem = "stdin" if source == "-" else Path(source).stem
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+    return f"{stem}-game{index:05d}.json"
+
+
+@main.command()
+@click.argument("layout_files", metavar="LAYOUT...", nargs=-1, required=True)
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@_lab_common
+@_lab_skill_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
+@click.option("--records", type=click.Path(file_okay=False),
+              help="Write every game's record (JSON, for kiwara replay) into this directory.")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
+                   "--games is then the first round.")
+def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
+             as_json, records, precision) -> None:
+    """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
+
+    \b
+    Examples:
+      kiwara playtest classic
+      kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
+      kiwara playtest my-board.txt --variant totem_1_2 --json
+      kiwara playtest classic --games 10 --records games/
+      kiwara playtest classic --precision 0.03
+    """
+    from pathlib import Path
+
+    from .playtest import compute_metrics, kiwara_kit, play_match, play_to_precision
+    from .playtest.matches import make_game_record
+    from .playtest.text import format_metrics
+
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    boards = [(name, load_layout(name)) for name in layout_files]
+    kit = kiwara_kit()
+    output = []
+    for name, board in boards:
+        update, close = _lab_progress(name)
+        if precision:
+            results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
+                                        first_round=games)
+            if records:   # replayed with their moves only when asked: records are rarely wanted
+                results = play_match(board, variant, pairing, len(results), seed, workers, kit,
+                                     keep_moves=True)
+        else:
+            results = play_match(board, variant, pairing, games, seed, workers, kit,
+                                 keep_moves=bool(records), progress=update)
+        close()
+        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
+                         if n_skill else [])
+        metrics = compute_metrics(results, board.names, board.sizes, skill_results)
+        if records:
+            folder = Path(records)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                for game in results:
+                    record = make_game_record(kit, board, variant, pairing, seed, game)
+                    (folder / _lab_record_name(name, game.index)).write_text(
+                        record.to_json() + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
+        head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
+                "agents": pairing.name, "games": len(results), "seed": seed,
+                "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
+        output.append({**head, "metrics": metrics.to_json()})
+        if not as_json:
+            skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
+            click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
+                                               f"{len(results)} games, seed {seed}{skill_text}"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+    elif records:
+        click.echo(f"game records written to {records}/", err=True)
+
+
+@main.command()
+@click.argument("layout_names", metavar="[LAYOUT]...", nargs=-1)
+@click.option("--variant", "variant_names", multiple=True, required=True,
+              help="A rules variant (TOML file or built-in name); give it twice.")
+@_lab_common
+@click.option("--json", "as_json", is_flag=True, help="JSON (a list if several layouts).")
+def compare(layout_names, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on each LAYOUT (default classic) over the same seeds.
+
+    Game i of both variants has the same seed and seats, so the games are paired: the difference
+    in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
+    for reference), the score margin with a paired z test.
+
+    \b
+    Examples:
+      kiwara compare --variant classic --variant totem_1_2
+      kiwara compare president classic --variant classic --variant my-rules.toml --games 400
+    """
+    from .playtest.compare import compare_variants
+    from .playtest.text import format_comparison
+
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    variants = tuple(_lab_variant(v) for v in variant_names)
+    names = tuple(variant_names)
+    boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
+    pairing = _lab_pairing(agents)
+    output = []
+    for name, board in boards:
+        result = compare_variants(board, variants, names, pairing, games, seed, workers)
+        output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
+                       **result.to_json()})
+        if not as_json:
+            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
+                                                 f"per variant on the same seeds (seed {seed})"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+
+
+def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
+    chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
+    if len(chosen) != 1:
+        raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
+    if from_file is not None:
+        boards = []
+        for entry in load_layouts(from_file):
+            if entry.error:
+                raise entry.error
+            boards.append(entry.layout)
+        return boards, len(boards)
+    from .generator import count_layouts, iter_layouts, sample_layouts
+    if sample is not None:
+        boards = sample_layouts(sample, seed, canonical=True)
+        return boards, len(boards)
+    return iter_layouts(canonical=True), count_layouts(canonical=True)
+
+
+@main.command()
+@click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
+@click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
+@click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@_lab_common
+@_lab_skill_options
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                  "(needs pip install 'kiwara-designer[cluster]').")
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
+def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
+          skill_games, scheduler, as_json) -> None:
+    """Play many layouts into a results database, resumably.
+
+    Every finished game is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a game, and two sweeps may share
+    one database. --seed seeds both the layout sample and the games.
+
+    \b
+    Examples:
+      kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 100
+      kiwara sweep --from shortlist.txt --db results.sqlite --agents mcts:50 --workers 2
+      kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from .playtest import open_store, run_sweep
+
+    boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    update, close = _lab_progress(f"{count:,} layouts")
+    with open_store(db) as store:
+        try:
+            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
+                                skill=skill_pairing, skill_games=n_skill, progress=update,
+                                layout_count=count)
+        finally:
+            close()
+        totals = store.totals()
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "database": totals}, indent=2))
+    else:
+        click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
+                   f"{summary.games_already_stored} already stored, {summary.games_played} played, "
+                   f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+                   + (f"(Dask scheduler {scheduler})" if scheduler
+                      else f"({summary.workers} workers)"))
+        click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
+                                 "score_margin", "abs_score_margin", "length", "branching_factor",
+                                 "decision_moves", "lead_changes", "lead_change_rate", "decisiveness",
+                                 "okapi_taker_win_rate", "skill_gap", "contestedness"]),
+              help="Metric to rank by.")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files (and SVG boards).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> None:
+    """List the best layouts of a results database.
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+    """
+    from .playtest import open_store
+    from .playtest.report import export_layouts
+    from .playtest.text import format_ranking
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents)
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
+    elif rows:
+        click.echo(format_ranking(rows, by))
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
+    if export_dir:
+        written = export_layouts(rows, export_dir)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from .playtest import open_store
+    from .playtest.report import render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(html)
+    except OSError as exc:
+        raise KiwaraError(f"{output}: cannot write the report: {exc.strerror}")
+    click.echo(f"report written to {output}", err=True)
 
 
 # ============================================================================================

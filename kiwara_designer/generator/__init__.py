@@ -7,8 +7,8 @@ start at any index by unranking; sampling draws a uniform index and unranks it. 
 are counted with Burnside's lemma from exact fixed-point counts (:mod:`._symmetric`).
 
 Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's order. With
-``canonical=True`` only layouts equal to their canonical form (:meth:`Layout.canonical`) are
-yielded, so every symmetry class appears exactly once.
+``canonical=True`` every symmetry class appears exactly once, as its canonical form
+(:meth:`Layout.canonical`).
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from operator import itemgetter
 from typing import Iterator
 
 from ..geometry import Grid
-from ..layout import Layout
-from ._frontier import Frontier
+from ..layout import TERRITORY_CHARS, Layout
+from ._frontier import Frontier, reading_positions
 from ._symmetric import FixedPointCounter
 from .filters import Filters, Pattern, territory_span
 from .problem import GeneratorError, Problem
@@ -49,14 +49,19 @@ def _fixed_points(problem: Problem) -> dict[str, dict[int, int]]:
 
 
 class _Symmetry:
-    """Fast images of assignment tuples (reading order, numbered by first appearance)."""
+    """Fast images of assignment tuples (numbered by first appearance) listed in a cell
+    ``order`` (reading order unless given): ``values[k]`` belongs to cell ``order[k]``."""
 
-    def __init__(self, grid: Grid) -> None:
-        self.getters = []
+    def __init__(self, grid: Grid, order=None) -> None:
+        order = list(order) if order is not None else list(grid.cells)
+        index = {cell: k for k, cell in enumerate(order)}
+        self.getters, self.sources = [], []
         for s in grid.symmetries[1:]:
-            source = [0] * grid.size
+            back = [0] * grid.size
             for c, image in enumerate(s.perm):
-                source[image] = c
+                back[image] = c
+            source = tuple(index[back[cell]] for cell in order)
+            self.sources.append(source)
             self.getters.append(_getter(source))
 
     @staticmethod
@@ -68,11 +73,22 @@ class _Symmetry:
         for get in self.getters:
             yield self.normalized(get(a))
 
-    def is_canonical(self, a: tuple[int, ...]) -> bool:
-        return all(a <= image for image in self.images(a))
-
     def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
-        return min(a, *self.images(a)) if self.getters else a
+        """The least normalised image of ``a`` (itself included); images are compared lazily
+        and only normalised in full when they win."""
+        best = a
+        for source, get in zip(self.sources, self.getters):
+            seen: dict[int, int] = {}
+            for cell, origin in enumerate(source):
+                v = a[origin]
+                w = seen.get(v)
+                if w is None:
+                    w = seen[v] = len(seen)
+                if w != best[cell]:
+                    if w < best[cell]:
+                        best = self.normalized(get(a))
+                    break
+        return best
 
     def stabiliser(self, a: tuple[int, ...]) -> int:
         return 1 + sum(image == a for image in self.images(a))
@@ -91,20 +107,100 @@ class _Source:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self.frontier = _frontier(problem)
-        position = [0] * problem.grid.size
-        for i, cell in enumerate(self.frontier.order):
-            position[cell] = i
-        self.reading = _getter(position)
+        self.lines_mask = (1 << (problem.grid.size // self.frontier.line)) - 1
+        self.readers: dict[int, object] = {}
+        self.sweepers: dict[int, object] = {}
         self.symmetry = _Symmetry(problem.grid)
+        # Symmetry classes are listed through one representative each: the layout whose river
+        # key is least, its canonical form being what is yielded. The river key lists, cell by
+        # cell in sweep order, whether the cell is cut off by a river from the cell before it
+        # in its line's direction ("up") and from the one before it in the line ("left").
+        # Unlike territory labels, these are final as soon as both cells are swept (a river
+        # between two pieces forbids them to merge), so a prefix of the key is already known
+        # when a line ends: the line mirror (reversing every line) can be ruled out early.
+        order = self.frontier.order
+        line = self.frontier.line
+        self.line = line
+        size = problem.grid.size
+        self.river_pairs = []
+        for k in range(size):
+            if k >= line:
+                self.river_pairs.append((k, k - line))
+            if k % line:
+                self.river_pairs.append((k, k - 1))
+        self.sweep_symmetry = _Symmetry(problem.grid, order)
+        self.sweep_to_reading = _getter([order.index(c) for c in problem.grid.cells])
+        self.line_mirror = any(
+            all(s.perm[order[k]] == order[(k // line) * line + line - 1 - k % line]
+                for k in range(size))
+            for s in problem.grid.symmetries[1:])
 
-    def assignment(self, ids: bytes) -> tuple[int, ...]:
-        return _Symmetry.normalized(self.reading(ids))
+    def is_representative(self, t: tuple[int, ...]) -> bool:
+        """``t`` (labels in sweep order) has the least river key of its symmetry class;
+        compared image by image, pair by pair, stopping at the first difference."""
+        pairs = self.river_pairs
+        for image_of in self.sweep_symmetry.getters:
+            image = image_of(t)
+            for k, before in pairs:
+                mine = t[k] != t[before]
+                theirs = image[k] != image[before]
+                if mine != theirs:
+                    if theirs < mine:
+                        return False
+                    break
+        return True
 
-    def layout(self, assignment: tuple[int, ...]) -> Layout:
-        return Layout(self.problem.grid, assignment)
+    def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Reading-order assignment of a walk's (piece ids, line orientations)."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        reader = self.readers.get(orient)
+        if reader is None:
+            reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        return _Symmetry.normalized(reader(ids))
+
+    def sweep_labels(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """Piece ids listed in sweep order (cell ``order[k]`` at ``k``), as drawn."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        sweeper = self.sweepers.get(orient)
+        if sweeper is None:
+            position = reading_positions(self.frontier, orient)
+            sweeper = self.sweepers[orient] = _getter([position[c] for c in self.frontier.order])
+        return sweeper(ids)
+
+    def judge(self, ids: bytes, orient: int) -> int:
+        """Compare the river key of the lines swept so far with that of their line-mirror
+        image: -1 if the image's is smaller (no completion is its class's representative),
+        1 if larger (the line mirror can no longer win), 0 if equal so far."""
+        line = self.line
+        real = [ids[k:k + line] for k in range(0, len(ids), line)]
+        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(real)]
+        mine = b"".join(real)
+        image = b"".join(seg[::-1] for seg in real)
+        for k, before in self.river_pairs:
+            if k >= len(mine):
+                return 0
+            a, b = mine[k] != mine[before], image[k] != image[before]
+            if a != b:
+                return 1 if a < b else -1
+        return 0
 
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)
+
+
+def _trusted_layout(grid: Grid, assignment: tuple[int, ...]) -> Layout:
+    """A Layout from an assignment already numbered by first appearance, without re-checking
+    it (the generator's assignments are; this is the listing's hot path)."""
+    layout = object.__new__(Layout)
+    object.__setattr__(layout, "grid", grid)
+    object.__setattr__(layout, "assignment", assignment)
+    object.__setattr__(layout, "names", _NAMES[max(assignment) + 1])
+    return layout
+
+
+_NAMES = [tuple(TERRITORY_CHARS[:k]) for k in range(len(TERRITORY_CHARS) + 1)]
 
 
 @lru_cache(maxsize=4)
@@ -180,8 +276,9 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
 def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
     frontier, problem = source.frontier, source.problem
     jump = not canonical and filters is None
-    is_canonical = source.symmetry.is_canonical
-    grid = problem.grid
+    is_representative = source.is_representative
+    canonical_form = source.symmetry.canonical
+    grid, make = problem.grid, _trusted_layout
     for mix in mixes:
         skip = 0
         if jump:
@@ -190,11 +287,25 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 start -= total
                 continue
             skip, start = start, 0
-        for ids in frontier.walk(problem.code(mix), skip):
-            a = source.assignment(ids)
-            if canonical and not is_canonical(a):
-                continue
-            layout = Layout(grid, a)
+        if canonical:
+            walks = frontier.walk(problem.code(mix), 0,
+                                  source.judge if source.line_mirror else None)
+            for walked in walks:
+                swept = source.sweep_labels(walked)
+                if not is_representative(swept):
+                    continue
+                a = canonical_form(_Symmetry.normalized(source.sweep_to_reading(swept)))
+                layout = make(grid, a)
+                if filters is not None and not filters.accepts(layout):
+                    continue
+                if start:
+                    start -= 1
+                    continue
+                yield layout
+            continue
+        for walked in frontier.walk(problem.code(mix), skip):
+            a = source.assignment(walked)
+            layout = make(grid, a)
             if filters is not None and not filters.accepts(layout):
                 continue
             if start:
@@ -248,7 +359,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
             if rng.randrange(order) >= symmetry.stabiliser(a):
                 continue
             a = symmetry.canonical(a)
-        layout = Layout(problem.grid, a)
+        layout = _trusted_layout(problem.grid, a)
         if filters is not None and not filters.accepts(layout):
             continue
         out.append(layout)

@@ -58,15 +58,16 @@ class Frontier:
         self.unit = unit
         self.valid = valid
         self.max_size = max(sizes)
-        # sweep position i -> board cell (reading order)
+        # sweep position i -> board cell (reading order), for lines swept as drawn
         if self.transposed:
             self.order = tuple((i % height) * width + i // height for i in range(self.n))
         else:
             self.order = tuple(range(self.n))
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
-        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, ()]
+        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), None]
         self._option_cache: dict = {}
+        self._mirror_cache: dict = {}
         self._root_entry: list | None = None
 
     # -- transitions -----------------------------------------------------------------------
@@ -123,39 +124,42 @@ class Frontier:
                 source[new] = old
             merge_bit = _pair_bit(piece, merged) if merged >= 0 else 0
             options.append((action, piece, merged, merge_bit, added, new_labels, tuple(source),
-                            closing, new_index, {}))
+                            closing, remap.get(piece, -1), new_index, {}))
         return tuple(options)
 
-    def transitions(self, i: int, state):
-        """(action, next state, closed-size code) for every admissible action at sweep step i."""
-        labels, sizes, forb = state
+    def _options_for(self, labels, i):
         key = (labels, i)
         opts = self._option_cache.get(key)
         if opts is None:
             opts = self._option_cache[key] = self._structural_options(
                 labels, i % self.line, i >= self.n - self.line, i == self.n - 1)
+        return opts
+
+    def transitions(self, i: int, state):
+        """(action, next state, closed-size code) for every admissible action at sweep step i."""
+        labels, sizes, forb = state
         unit, max_size = self.unit, self.max_size
+        ext = sizes + (0,)                       # the fresh piece, if the cell starts one
         out = []
-        for (action, piece, merged, merge_bit, added, new_labels, source, closing, new_index,
-             pair_plans) in opts:
+        for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
+             new_index, pair_plans) in self._options_for(labels, i):
             if forb & merge_bit:
                 continue                         # a river already separates the two pieces
-            grown = list(sizes)
-            grown.append(0)                      # the fresh piece, if the cell starts one
-            g = grown[piece] + 1
+            g = ext[piece] + 1
             if merged >= 0:
-                g += grown[merged]
+                g += ext[merged]
             if g > max_size:
                 continue
-            grown[piece] = g
             inc = 0
             for old in closing:
-                u = unit.get(grown[old])
+                u = unit.get(g if old == piece else ext[old])
                 if u is None:
                     break
                 inc += u
             else:
-                new_sizes = tuple([grown[o] for o in source])
+                new_sizes = [ext[o] for o in source]
+                if cell_new >= 0:
+                    new_sizes[cell_new] = g
                 # carry the rivers over; forget pairs too big to ever merge anyway
                 mask = forb | added
                 new_forb = 0
@@ -166,35 +170,115 @@ class Frontier:
                     for x, y, bit in plan:
                         if new_sizes[x] + new_sizes[y] < max_size:
                             new_forb |= bit
-                out.append((action, (new_labels, new_sizes, new_forb), inc))
+                out.append((action, (new_labels, tuple(new_sizes), new_forb), inc))
         return out
+
+    def _mirror(self, state):
+        """The state with its frontier line reversed, renumbered by first appearance; or the
+        state itself when that is not smaller (the smaller one is the memo key)."""
+        labels, sizes, forb = state
+        key = (labels, forb)
+        plan = self._mirror_cache.get(key)
+        if plan is None:
+            plan = self._mirror_cache[key] = self._mirror_plan(labels, forb)
+        new_labels, order, new_forb = plan
+        if new_labels > labels:
+            return state
+        return (new_labels, tuple([sizes[o] for o in order]), new_forb)
+
+    @staticmethod
+    def _mirror_plan(labels, forb):
+        remap: dict[int, int] = {}
+        for x in reversed(labels):
+            if x not in remap:
+                remap[x] = len(remap)
+        order = [0] * len(remap)
+        for old, new in remap.items():
+            order[new] = old
+        new_forb = 0
+        while forb:
+            low = forb & -forb
+            forb ^= low
+            a, b = _PAIRS[low.bit_length() - 1]
+            new_forb |= _pair_bit(remap[a], remap[b])
+        return tuple([remap[x] for x in reversed(labels)]), tuple(order), new_forb
 
     # -- completion counts -------------------------------------------------------------------
     def completions(self, i: int, state) -> list:
-        """The table entry of ``state`` after ``i`` cells: ``[counts, edges]`` where ``counts``
-        maps the code of the multiset of sizes still to close to the number of ways to finish,
-        and ``edges`` lists ``(action, closed code, entry of the next state)`` for every move
-        that can still finish."""
-        entry = self.memo[i].get(state)
-        if entry is not None:
-            return entry
-        valid = self.valid
-        total: dict[int, int] = {}
-        edges = []
+        """The table entry of ``state`` after ``i`` cells: ``[counts, edges, viable]`` where
+        ``counts`` maps the code of the multiset of sizes still to close to the number of ways
+        to finish, ``edges`` lists ``(action, closed code, entry of the next state, mirrored)``
+        for every move that can still finish, and ``viable`` caches, per code, the edges that
+        can finish with exactly that code."""
+        labels, sizes, forb = state
+        unit, max_size, valid = self.unit, self.max_size, self.valid
         below = self.memo[i + 1]
-        for action, nxt, inc in self.transitions(i, state):
-            sub = below.get(nxt)
-            if sub is None:
-                sub = self.completions(i + 1, nxt)
-            useful = False
-            for code, count in sub[0].items():
-                code += inc
-                if code in valid:
-                    total[code] = total.get(code, 0) + count
-                    useful = True
-            if useful:
-                edges.append((action, inc, sub))
-        entry = self.memo[i][state] = [total, tuple(edges)]
+        boundary = (i + 1) % self.line == 0 and i + 1 < self.n
+        ext = sizes + (0,)
+        total: dict[int, int] = {}
+        shared = False                           # total is still a child's own table
+        edges = []
+        for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
+             new_index, pair_plans) in self._options_for(labels, i):
+            if forb & merge_bit:
+                continue                         # a river already separates the two pieces
+            g = ext[piece] + 1
+            if merged >= 0:
+                g += ext[merged]
+            if g > max_size:
+                continue
+            inc = 0
+            for old in closing:
+                u = unit.get(g if old == piece else ext[old])
+                if u is None:
+                    break
+                inc += u
+            else:
+                new_sizes = [ext[o] for o in source]
+                if cell_new >= 0:
+                    new_sizes[cell_new] = g
+                mask = forb | added
+                new_forb = 0
+                if mask:
+                    plan = pair_plans.get(mask)
+                    if plan is None:
+                        plan = pair_plans[mask] = _pair_plan(mask, new_index)
+                    for x, y, bit in plan:
+                        if new_sizes[x] + new_sizes[y] < max_size:
+                            new_forb |= bit
+                nxt = (new_labels, tuple(new_sizes), new_forb)
+                flip = False
+                if boundary:
+                    # a full line is left: the rest of the board is the same seen in a mirror
+                    mirrored = self._mirror(nxt)
+                    if mirrored < nxt:
+                        nxt, flip = mirrored, True
+                sub = below.get(nxt)
+                if sub is None:
+                    sub = self.completions(i + 1, nxt)
+                counts = sub[0]
+                if not counts:
+                    continue
+                if inc:
+                    useful = False
+                    if shared:
+                        total, shared = dict(total), False
+                    for code, count in counts.items():
+                        code += inc
+                        if code in valid:
+                            total[code] = total.get(code, 0) + count
+                            useful = True
+                    if not useful:
+                        continue
+                elif total:
+                    if shared:
+                        total, shared = dict(total), False
+                    for code, count in counts.items():
+                        total[code] = total.get(code, 0) + count
+                else:
+                    total, shared = counts, True     # copied only if another move adds to it
+                edges.append((action, inc, sub, flip))
+        entry = self.memo[i][state] = [total, tuple(edges), None]
         return entry
 
     def table(self) -> dict[int, int]:
@@ -210,88 +294,224 @@ class Frontier:
                 if collecting:
                     gc.enable()
             self.memo = []                # the entries keep each other alive; keys are not needed
+            gc.freeze()                   # the table is permanent: keep the collector off it
         return self._root_entry[0]
 
     # -- walking the table -------------------------------------------------------------------
-    def unrank(self, code: int, index: int) -> bytes:
-        """The ``index``-th completion closing exactly ``code``, as piece ids in sweep order."""
+    def unrank(self, code: int, index: int) -> tuple[bytes, int]:
+        """The ``index``-th completion closing exactly ``code``: piece ids in sweep order and
+        the orientation of each line (bit ``l`` set: line ``l`` was swept mirrored)."""
         self.table()
         entry, want, ids, fresh, line = self._root_entry, code, b"", 0, self.line
+        rel, orient = False, 0
         for i in range(self.n):
-            for action, inc, child in entry[1]:
+            for action, inc, child, flip in entry[1]:
                 c = child[0].get(want - inc, 0)
                 if index < c:
                     break
                 index -= c
             else:
                 raise IndexError("index beyond the number of layouts")
-            ids, fresh = _apply(action, i, line, ids, fresh)
+            ids, fresh = _apply(action, i, line, ids, fresh, rel)
+            if (i + 1) % line == 0:                 # the next line's orientation and view
+                orient |= (((orient >> (i // line)) & 1) ^ flip) << (i // line + 1)
+                rel = flip
             want -= inc
             entry = child
-        return ids
+        return ids, orient
 
-    def walk(self, code: int, skip: int = 0):
+    def walk(self, code: int, skip: int = 0, judge=None):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
-        (jumped to by counts, not generated), as bytes of piece ids in sweep order."""
+        (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
+
+        ``judge(ids, orient)``, if given, is asked at the end of each line as long as it has
+        answered 0 so far: a negative answer skips every completion of that prefix, a positive
+        one stops the asking. The hot loop of listing: kept flat on purpose."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
             return
-        edge_lists = [()] * n
+        edge_lists: list = [()] * n
         pos = [0] * n
+        ends = [0] * n
         want = [0] * (n + 1)
         ids = [b""] * (n + 1)
         fresh = [0] * (n + 1)
-        entry = self._root_entry
+        rel = [False] * (n + 1)
+        orient = [0] * (n + 1)
+        line_end = [(d + 1) % line == 0 for d in range(n)]
+        lane = [d // line for d in range(n)]
+        mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
+        one = [bytes((x,)) for x in range(256)]
+        undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
+        tail = n - line if n > line else -1           # where the last line starts
+        tail_steps = range(tail, n)
         want[0] = code
-        for depth in range(n):                       # descend to the skip-th completion
-            edges = entry[1]
-            w = want[depth]
-            for p, (action, inc, child) in enumerate(edges):
-                c = child[0].get(w - inc, 0)
-                if skip < c:
-                    break
-                skip -= c
-            edge_lists[depth], pos[depth] = edges, p
-            ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth], fresh[depth])
-            want[depth + 1] = w - inc
-            entry = child
+        if judge is not None and skip:
+            raise ValueError("a judged walk starts at the beginning")
+        backing = False
+        if skip:
+            # descend to the skip-th completion, choosing edges by counts
+            entry = self._root_entry
+            for d in range(n):
+                edges = entry[1]
+                w = want[d]
+                for p, (action, inc, child, flip) in enumerate(edges):
+                    c = child[0].get(w - inc, 0)
+                    if skip < c:
+                        break
+                    skip -= c
+                edge_lists[d] = edges = _viable(entry, w)
+                pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
+                ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
+                if line_end[d]:
+                    o = orient[d]
+                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    rel[d + 1] = flip
+                else:
+                    orient[d + 1], rel[d + 1] = orient[d], rel[d]
+                want[d + 1] = w - inc
+                entry = child
+            yield ids[n], orient[n]
+            d, backing = n - 1, True
+        else:
+            d = 0
+            edge_lists[0] = _viable(self._root_entry, code)
+            ends[0] = len(edge_lists[0])
         while True:
-            yield ids[n]
-            depth = n - 1                            # back up to the deepest untried edge
+            if backing:
+                # back up to the deepest depth with an untried viable edge
+                while True:
+                    p = pos[d] + 1
+                    if p < ends[d]:
+                        pos[d] = p
+                        break
+                    d -= 1
+                    if d < 0:
+                        return
+            backing = True
+            # then forward along first viable edges to a leaf (or a rejected line)
             while True:
-                edges, w = edge_lists[depth], want[depth]
-                p = pos[depth] + 1
-                while p < len(edges) and w - edges[p][1] not in edges[p][2][0]:
-                    p += 1
-                if p < len(edges):
+                action, inc, child, flip = edge_lists[d][pos[d]]
+                cur = ids[d]
+                if action == NEW:
+                    f = fresh[d]
+                    nid = cur + one[f]
+                    fresh[d + 1] = f + 1
+                else:
+                    fresh[d + 1] = fresh[d]
+                    if action == LEFT:
+                        nid = cur + cur[d - 1:d]
+                    else:
+                        up = mirrored_up[d] if rel[d] else d - line
+                        keep = cur[up:up + 1]
+                        if action == UP:
+                            nid = cur + keep
+                        else:
+                            nid = cur.replace(cur[d - 1:d], keep) + keep
+                ids[d + 1] = nid
+                if line_end[d]:
+                    o = orient[d]
+                    o = orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    rel[d + 1] = flip
+                    if undecided[d] and d + 1 < n:
+                        verdict = judge(nid, o)
+                        if verdict < 0:
+                            break                    # no completion of this prefix is wanted
+                        undecided[d + 1] = verdict == 0
+                    else:
+                        undecided[d + 1] = False
+                else:
+                    orient[d + 1] = orient[d]
+                    rel[d + 1] = rel[d]
+                    undecided[d + 1] = undecided[d]
+                w = want[d + 1] = want[d] - inc
+                d += 1
+                if d == n:
+                    yield nid, orient[n]
+                    d -= 1
                     break
-                depth -= 1
-                if depth < 0:
-                    return
-            pos[depth] = p
-            while True:                              # then down along first edges
-                action, inc, child = edge_lists[depth][pos[depth]]
-                ids[depth + 1], fresh[depth + 1] = _apply(action, depth, line, ids[depth],
-                                                          fresh[depth])
-                w = want[depth + 1] = want[depth] - inc
-                depth += 1
-                if depth == n:
+                if d == tail:
+                    # the last line: its completions are listed once per table entry and
+                    # replayed here without the bookkeeping of the general loop
+                    f0, last_orient = fresh[d], orient[d]
+                    for actions in _suffixes(child, w):
+                        cur, f = nid, f0
+                        for i, a in zip(tail_steps, actions):
+                            if a == NEW:
+                                cur += one[f]
+                                f += 1
+                            elif a == LEFT:
+                                cur += cur[i - 1:i]
+                            else:
+                                up = mirrored_up[i] if rel[tail] else i - line
+                                keep = cur[up:up + 1]
+                                if a == UP:
+                                    cur += keep
+                                else:
+                                    cur = cur.replace(cur[i - 1:i], keep) + keep
+                        yield cur, last_orient
+                    d -= 1
                     break
-                edges = child[1]
-                p = 0
-                while w - edges[p][1] not in edges[p][2][0]:
-                    p += 1
-                edge_lists[depth], pos[depth] = edges, p
+                cache = child[2]
+                edges = cache.get(w) if cache is not None else None
+                if edges is None:
+                    edges = _viable(child, w)
+                edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
 
 
-def _apply(action: int, i: int, line: int, ids: bytes, fresh: int) -> tuple[bytes, int]:
-    """Piece ids of the first ``i + 1`` cells after the action at sweep step ``i``."""
+def _viable(entry: list, want: int) -> tuple:
+    """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    edges = cache.get(want)
+    if edges is None:
+        edges = cache[want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
+    return edges
+
+
+def _suffixes(entry: list, want: int) -> tuple[tuple[int, ...], ...]:
+    """Every action sequence from ``entry`` to the end closing exactly ``want`` (cached; used
+    for the last line, where they are few)."""
+    cache = entry[2]
+    if cache is None:
+        cache = entry[2] = {}
+    key = ~want                                   # negative: apart from the viable-edge keys
+    found = cache.get(key)
+    if found is None:
+        if not entry[1]:
+            found = ((),) if want == 0 else ()
+        else:
+            found = tuple((action,) + rest for action, inc, child, _ in _viable(entry, want)
+                          for rest in _suffixes(child, want - inc))
+        cache[key] = found
+    return found
+
+
+def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,
+           mirrored: bool) -> tuple[bytes, int]:
+    """Piece ids of the first ``i + 1`` cells after the action at sweep step ``i``; with
+    ``mirrored`` the previous line is seen reversed (its slot j is slot line-1-j here)."""
     if action == NEW:
         return ids + bytes((fresh,)), fresh + 1
+    up = i - 2 * (i % line) - 1 if mirrored else i - line
     if action == UP:
-        return ids + ids[i - line:i - line + 1], fresh
+        return ids + ids[up:up + 1], fresh
     if action == LEFT:
         return ids + ids[i - 1:i], fresh
-    keep, drop = ids[i - line:i - line + 1], ids[i - 1:i]
+    keep, drop = ids[up:up + 1], ids[i - 1:i]
     return ids.replace(drop, keep) + keep, fresh
+
+
+def reading_positions(frontier: Frontier, orient: int) -> list[int]:
+    """For each board cell, its index in a walk's piece ids whose lines have orientations
+    ``orient`` (bit l set: line l was swept mirrored)."""
+    line = frontier.line
+    position = [0] * frontier.n
+    for index in range(frontier.n):
+        lane, slot = divmod(index, line)
+        if orient >> lane & 1:
+            slot = line - 1 - slot
+        position[frontier.order[lane * line + slot]] = index
+    return position

@@ -49,6 +49,7 @@ class FixedPointCounter:
         try:
             return self._count(0)
         finally:
+            self.memo = {}
             if collecting:
                 gc.enable()
 

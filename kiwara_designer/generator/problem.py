@@ -95,5 +95,6 @@ class Problem:
         return wanted
 
     def describe(self) -> str:
-        return (f"{self.grid.width} × {self.grid.height} board, {self.territories} territories, "
+        noun = "territory" if self.territories == 1 else "territories"
+        return (f"{self.grid.width} × {self.grid.height} board, {self.territories} {noun}, "
                 f"sizes {{{', '.join(map(str, self.sizes))}}}")

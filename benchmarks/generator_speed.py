@@ -1,0 +1,131 @@
+"""Speed of the layout generator on the 6 × 5 free-play problem (not a test; prints figures).
+
+    .venv/bin/python benchmarks/generator_speed.py [--runs 3] [--list-sample 50000] [--full-list]
+
+1. exact count in a cold process (interpreter start and imports included);
+2. listing symmetry classes to /dev/null, as layouts per second (a prefix of the listing unless
+   --full-list, which lists all of them once);
+3. 10,000 uniform samples in a cold process, setup included;
+4. reference point: Graphillion (pip extra `bench`) counting partitions of the same grid into 6
+   connected pieces of 3 to 9 cells, against our count of the same thing.
+Medians of --runs runs. The machine may be shared: say so when quoting the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+PY = sys.executable
+
+
+def cold(code: str) -> tuple[float, float, str]:
+    """Wall-clock and CPU seconds (user + system) of a fresh interpreter running ``code``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.strip()
+
+
+def median_cold(code: str, runs: int) -> tuple[str, str]:
+    """'wall s (cpu s)' medians, and the first run's output."""
+    results = [cold(code) for _ in range(runs)]
+    wall = statistics.median(r[0] for r in results)
+    cpu = statistics.median(r[1] for r in results)
+    return f"{wall:6.2f} s wall ({cpu:5.2f} s CPU)", results[0][2]
+
+
+def listing_rate(limit: int | None) -> tuple[float, int, float, float]:
+    code = f"""
+import itertools, time
+from kiwara_designer.generator import count_layouts, iter_layouts
+from kiwara_designer.formats import format_text
+count_layouts()                        # the table is built once, not part of the listing rate
+started, cpu = time.perf_counter(), time.process_time()
+n = 0
+with open(os.devnull, "w") as sink:
+    for layout in itertools.islice(iter_layouts(canonical=True), {limit!r}):
+        sink.write(format_text(layout) + "\\n")
+        n += 1
+print(n, time.perf_counter() - started, time.process_time() - cpu)
+"""
+    _, _, out = cold("import os\n" + code)
+    n, seconds, cpu = out.split()
+    return int(n) / float(seconds), int(n), float(seconds), int(n) / float(cpu)
+
+
+def graphillion_count() -> tuple[float, int] | None:
+    try:
+        from graphillion import GraphSet
+    except ImportError:
+        return None
+    edges = []
+    w, h = 6, 5
+    for y in range(h):
+        for x in range(w):
+            c = y * w + x + 1
+            if x + 1 < w:
+                edges.append((c, c + 1))
+            if y + 1 < h:
+                edges.append((c, c + w))
+    GraphSet.set_universe(edges)
+    started, cpu = time.perf_counter(), time.process_time()
+    partitions = GraphSet.balanced_partitions(lower=3, upper=9, num_comps=6)
+    count = len(partitions)
+    return time.perf_counter() - started, time.process_time() - cpu, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--list-sample", type=int, default=50_000,
+                        help="canonical layouts to list for the rate (default 50,000)")
+    parser.add_argument("--full-list", action="store_true", help="list every class once")
+    args = parser.parse_args()
+
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    seconds, out = median_cold("from kiwara_designer.generator import count_layouts; "
+                               "print(count_layouts())", args.runs)
+    print(f"exact count, cold process:        {seconds}  -> {int(out):,} layouts")
+    seconds, out = median_cold("from kiwara_designer.generator import count_layouts; "
+                               "print(count_layouts(canonical=True))", args.runs)
+    print(f"symmetry classes, cold process:   {seconds}  -> {int(out):,} classes")
+    seconds, out = median_cold("from kiwara_designer.generator import sample_layouts; "
+                               "print(len(sample_layouts(10000, 1)))", args.runs)
+    print(f"10,000 uniform samples, cold:     {seconds}  (setup included)")
+    seconds, out = median_cold("from kiwara_designer.generator import sample_layouts; "
+                               "print(len(sample_layouts(10000, 1, canonical=True)))", args.runs)
+    print(f"10,000 uniform class samples:     {seconds}  (setup included)")
+
+    rates = [listing_rate(None if args.full_list else args.list_sample)
+             for _ in range(1 if args.full_list else args.runs)]
+    rate, n, seconds, cpu_rate = sorted(rates)[len(rates) // 2]
+    what = "all" if args.full_list else "first"
+    print(f"canonical listing to /dev/null:   {rate:8,.0f} layouts/s wall, {cpu_rate:,.0f}/s CPU "
+          f"({what} {n:,} in {seconds:.1f} s)")
+
+    seconds, out = median_cold(
+        "from kiwara_designer import Grid\n"
+        "from kiwara_designer.generator import count_layouts\n"
+        "print(count_layouts(Grid(6, 5), 6, range(3, 10)))", args.runs)
+    ours = int(out)
+    print(f"ours, 6 pieces of 3..9 cells:     {seconds}  -> {ours:,} (cold process)")
+    reference = graphillion_count()
+    if reference is None:
+        print("graphillion: not installed (pip install -e '.[bench]')")
+    else:
+        g_seconds, g_cpu, g_count = reference
+        agree = "agrees" if g_count == ours else "DISAGREES"
+        print(f"graphillion, same question:       {g_seconds:6.2f} s wall ({g_cpu:5.2f} s CPU)"
+              f"  -> {g_count:,} ({agree}; in process, after import)")
+
+
+if __name__ == "__main__":
+    main()

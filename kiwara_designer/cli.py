@@ -507,7 +507,10 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
 
     def read(prompt: str) -> str | None:
         write(prompt, nl=False)
-        line = sys.stdin.readline()
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:    # Ctrl-C at the prompt stops the game like quit
+            line = ""
         if not line:
             write("")
             return None

@@ -135,3 +135,26 @@ def test_time_budget_on_the_engine():
     result = make_agent("mcts:0.1s").search(state, random.Random(0))
     assert result.move in state.legal_moves() and result.iterations >= 1
     assert result.seconds < 2.0
+
+
+def lion_position():
+    # Column b is faced; only b4 is empty. The first player holds a lion and a gazelle. A lion
+    # on b4 scares away the second player's gazelles on b3 (territory A) and a4 (territory D).
+    return setup_position(CLASSIC, tokens={"b1": "z", "b2": "z", "b3": "g", "a4": "g", "b5": "E"},
+                          totem=1, to_move=0, reserves=({"L": 1, "G": 1}, {"Z": 3}))
+
+
+def test_greedy_takes_the_lion_capture():
+    state = lion_position()
+    c = FUTURE_POINTS_PER_CELL
+    # By hand. B (b1 b2 + 5 empty): 0:2, stake 12 + 5c, lead −2/6, in both lines.
+    b_value = -(12 + 5 * c) * 2 / 6
+    # Lion: A 1:0 (lion 1 point, 4 empty) lead 1/5; D 1:0 (elephant 5, 2 empty) lead 1/3.
+    lion = (1 + 4 * c) / 5 + (5 + 2 * c) / 3 + b_value
+    # Gazelle: A 1:1 and D 1:1, both level.
+    gazelle = b_value
+    assert evaluate(state.play("Lb4>2"), 0) == pytest.approx(lion)
+    assert evaluate(state.play("Gb4>2"), 0) == pytest.approx(gazelle)
+    assert lion > gazelle
+    for seed in range(5):
+        assert str(make_agent("greedy").choose(state, random.Random(seed))).startswith("Lb4>")

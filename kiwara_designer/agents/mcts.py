@@ -141,10 +141,9 @@ class MctsAgent:
             elif time.perf_counter() >= deadline:
                 break
         # Most visited first; equal visits: better mean, then the engine's move order.
-        order = {id(c): i for i, c in enumerate(root.children)}
         position = {str(m): i for i, m in enumerate(moves)}
         ranked = sorted(root.children, key=lambda c: (-c.visits, -c.value / c.visits,
-                                                      position.get(str(c.move), order[id(c)])))
+                                                      position[str(c.move)]))
         stats = tuple(MoveStats(c.move, c.visits, c.value / c.visits) for c in ranked)
         return SearchResult(ranked[0].move, iterations, time.perf_counter() - started, stats)
 

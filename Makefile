@@ -6,16 +6,16 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,pdf,cluster]'
 	touch $(STAMP)
 
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kiwara show classic
+	$(BIN)/kiwara generate
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -5,15 +5,18 @@ Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, i
 """
 from __future__ import annotations
 
+import functools
 import json
+import random
 import sys
+from pathlib import Path
 
 import click
 
 from .errors import KiwaraError
-from .formats import builtin_names, builtin_text, load_layout, load_layouts
+from .formats import builtin_names, builtin_text, format_text, load_layout, load_layouts
 from .terminal import draw_layout
-from .validation import RULESETS, Ruleset, validate
+from .validation import FREE_PLAY, RULESETS, Ruleset, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -373,16 +376,625 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
 # ============================================================================================
 # Engine: perft, replay, play  (issue 4)
 # ============================================================================================
+def _engine_setup(layout_name: str, variant_name: str | None):
+    from .engine import load_variant
+    return load_layout(layout_name), load_variant(variant_name)
+
+
+@main.command("perft")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - for stdin.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--moves", "moves_text", default="", help="Moves to play first, in notation, "
+              "separated by spaces (perft then counts from that position).")
+@click.option("--divide", is_flag=True, help="Also print the count under each first move.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> None:
+    """Count the move sequences of length 1..DEPTH: the move generator's check.
+
+    Prints one line per depth, `perft 1 22`; a move is a whole turn (see the rules reference).
+
+    \b
+    Examples:
+      kiwara perft 2
+      kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
+      kiwara perft 2 --moves "T7 Zb2>9" --json
+    """
+    from .engine import IllegalMoveError, new_game, perft, perft_divide
+    board, variant = _engine_setup(layout_name, variant_name)
+    state = new_game(board, variant)
+    for index, text in enumerate(moves_text.split()):
+        try:
+            state = state.play(text)
+        except IllegalMoveError as exc:
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
+            sys.exit(EXIT_NEGATIVE)
+    counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
+    split = perft_divide(state, depth) if divide and depth else []
+    if as_json:
+        click.echo(json.dumps({"layout": list(board.rows), "variant": variant.to_dict(),
+                               "moves": moves_text.split(),
+                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
+                               "divide": {str(m): n for m, n in split} if divide else None},
+                              indent=1))
+        return
+    if divide:
+        for move, n in split:
+            click.echo(f"{move} {n}")
+    for d, n in counts:
+        click.echo(f"perft {d} {n}")
+
+
+@main.command("replay")
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"scores": [first, second], "winner": …, "territories": […]}.')
+@click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
+def replay_cmd(record, as_json, colour) -> None:
+    """Re-check every move of a game RECORD (JSON file, or - for stdin) and show the result.
+
+    Prints the final board and the scoring table. Exit 1 at the first illegal move (with its
+    number, the move and the reason), 2 if the file is not a game record.
+
+    \b
+    Examples:
+      kiwara replay game.json
+      kiwara replay - --json < game.json
+    """
+    from .engine import GameRecord, ReplayError
+    from .game_view import draw_state, scoring_table
+    game = GameRecord.load(record)
+    try:
+        state = game.replay()
+    except ReplayError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
+                                   "reason": exc.reason}))
+        click.echo(f"kiwara: {exc}", err=True)
+        sys.exit(EXIT_NEGATIVE)
+    scoring = state.scoring()
+    if as_json:
+        click.echo(json.dumps({**scoring.to_dict(), "moves": len(game.moves),
+                               "finished": state.is_terminal()}, indent=1))
+        return
+    click.echo(draw_state(state, colour=True), color=colour)
+    click.echo()
+    click.echo(scoring_table(scoring))
+
+
+# -- agents and play --------------------------------------------------------------------------
+@main.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - (only when no person plays).")
+@click.option("--first", default="human", show_default=True,
+              help="Who opens with the totem: human or an agent spec (random, greedy, mcts:500, "
+                   "mcts:2s, mcts:500:greedy).")
+@click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--seed", type=int, help="Seed of the agents' random choices (default: drawn and "
+                                       "printed, so the game can be replayed).")
+@click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the game record (JSON, for kiwara replay) here; - for stdout.")
+@click.option("--colour/--no-colour", default=None, help="Colours (default: on a terminal).")
+def play(layout_name, first, second, variant_name, seed, record, colour) -> None:
+    """Play a game in the terminal: a person against an agent, or watch two agents.
+
+    Moves are typed in notation (T7, Zc3>12, Cb2xc2>4, Gf5, pass); ? lists the legal moves,
+    quit (or end of input) stops. Exit 0 when the game ends or is stopped.
+
+    \b
+    Examples:
+      kiwara play
+      kiwara play --first mcts:2s --second human --seed 7
+      kiwara play --first greedy --second mcts:500 --record game.json
+      kiwara play --layout president --variant no_crocodile_swaps
+      kiwara play --first greedy --second mcts:200 --record - | kiwara replay -
+    """
+    from .play import start_session
+
+    session = start_session(layout_name, first, second, variant_name, seed)
+    if layout_name == "-" and any(s.is_human for s in session.seats):
+        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
+    to_stderr = record == "-"
+    use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
+
+    def write(text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=to_stderr, color=use_colour)
+
+    def read(prompt: str) -> str | None:
+        write(prompt, nl=False)
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:    # Ctrl-C at the prompt stops the game like quit
+            line = ""
+        if not line:
+            write("")
+            return None
+        if not sys.stdin.isatty():   # scripted input: show it, so the transcript reads well
+            write(line.rstrip("\n"))
+        return line
+
+    result = session.play(read, write, use_colour)
+    if record:
+        text = session.record_json(result)
+        if record == "-":
+            click.echo(text)
+            return
+        try:
+            with open(record, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
+        click.echo(f"record written to {record}", err=True)
 
 
 # ============================================================================================
 # Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
 # ============================================================================================
+def _lab_variant(name: str | None):
+    from .engine import RuleVariant
+    return RuleVariant() if name is None else RuleVariant.load(name)
+
+
+def _lab_pairing(text: str):
+    from .playtest import Pairing
+    return Pairing.parse(text)
+
+
+def _lab_progress(label: str):
+    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    state: dict = {}
+
+    def update(done: int, total: int | None) -> None:
+        if total is None:
+            return
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
+                                             show_pos=True, show_eta=True)
+            state["bar"].__enter__()
+        bar = state["bar"]
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+    return update, close
+
+
+def _lab_common(func):
+    """Options shared by playtest, compare and sweep."""
+    from .playtest import DEFAULT_AGENTS
+    for option in reversed([
+        click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+                     help="Games per layout (seats alternate: agent A opens the even ones)."),
+        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                     help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: game i is seeded from (seed, i), so any game replays."),
+        click.option("--workers", "-j", type=click.IntRange(min=1),
+                     help="Worker processes (default: number of cores)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _lab_skill_options(func):
+    from .playtest import DEFAULT_SKILL
+    func = click.option("--skill-games", type=click.IntRange(min=0),
+                        help="Games of the skill pairing per layout (default: a quarter of "
+                             "--games; 0 to skip the skill gap).")(func)
+    return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                        help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+
+
+def _lab_skill_games(skill_games: int | None, games: int) -> int:
+    return max(1, games // 4) if skill_games is None else skill_games
+
+
+def _lab_record_name(source: str, index: int) -> str:
+    from pathlib import Path
+    stem = "stdin" if source == "-" else Path(source).stem
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+    return f"{stem}-game{index:05d}.json"
+
+
+@main.command()
+@click.argument("layout_files", metavar="LAYOUT...", nargs=-1, required=True)
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@_lab_common
+@_lab_skill_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
+@click.option("--records", type=click.Path(file_okay=False),
+              help="Write every game's record (JSON, for kiwara replay) into this directory.")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
+                   "--games is then the first round.")
+def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
+             as_json, records, precision) -> None:
+    """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
+
+    \b
+    Examples:
+      kiwara playtest classic
+      kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
+      kiwara playtest my-board.txt --variant totem_1_2 --json
+      kiwara playtest classic --games 10 --records games/
+      kiwara playtest classic --precision 0.03
+    """
+    from pathlib import Path
+
+    from .playtest import compute_metrics, kiwara_kit, play_match, play_to_precision
+    from .playtest.matches import make_game_record
+    from .playtest.text import format_metrics
+
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    boards = [(name, load_layout(name)) for name in layout_files]
+    kit = kiwara_kit()
+    output = []
+    for name, board in boards:
+        update, close = _lab_progress(name)
+        if precision:
+            results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
+                                        first_round=games)
+            if records:   # replayed with their moves only when asked: records are rarely wanted
+                results = play_match(board, variant, pairing, len(results), seed, workers, kit,
+                                     keep_moves=True)
+        else:
+            results = play_match(board, variant, pairing, games, seed, workers, kit,
+                                 keep_moves=bool(records), progress=update)
+        close()
+        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
+                         if n_skill else [])
+        metrics = compute_metrics(results, board.names, board.sizes, skill_results)
+        if records:
+            folder = Path(records)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                for game in results:
+                    record = make_game_record(kit, board, variant, pairing, seed, game)
+                    (folder / _lab_record_name(name, game.index)).write_text(
+                        record.to_json() + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
+        head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
+                "agents": pairing.name, "games": len(results), "seed": seed,
+                "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
+        output.append({**head, "metrics": metrics.to_json()})
+        if not as_json:
+            skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
+            click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
+                                               f"{len(results)} games, seed {seed}{skill_text}"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+    elif records:
+        click.echo(f"game records written to {records}/", err=True)
+
+
+@main.command()
+@click.argument("layout_names", metavar="[LAYOUT]...", nargs=-1)
+@click.option("--variant", "variant_names", multiple=True, required=True,
+              help="A rules variant (TOML file or built-in name); give it twice.")
+@_lab_common
+@click.option("--json", "as_json", is_flag=True, help="JSON (a list if several layouts).")
+def compare(layout_names, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on each LAYOUT (default classic) over the same seeds.
+
+    Game i of both variants has the same seed and seats, so the games are paired: the difference
+    in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
+    for reference), the score margin with a paired z test.
+
+    \b
+    Examples:
+      kiwara compare --variant classic --variant totem_1_2
+      kiwara compare president classic --variant classic --variant my-rules.toml --games 400
+    """
+    from .playtest.compare import compare_variants
+    from .playtest.text import format_comparison
+
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    variants = tuple(_lab_variant(v) for v in variant_names)
+    names = tuple(variant_names)
+    boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
+    pairing = _lab_pairing(agents)
+    output = []
+    for name, board in boards:
+        result = compare_variants(board, variants, names, pairing, games, seed, workers)
+        output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
+                       **result.to_json()})
+        if not as_json:
+            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
+                                                 f"per variant on the same seeds (seed {seed})"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+
+
+def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
+    chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
+    if len(chosen) != 1:
+        raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
+    if from_file is not None:
+        boards = []
+        for entry in load_layouts(from_file):
+            if entry.error:
+                raise entry.error
+            boards.append(entry.layout)
+        return boards, len(boards)
+    from .generator import count_layouts, iter_layouts, sample_layouts
+    if sample is not None:
+        boards = sample_layouts(sample, seed, canonical=True)
+        return boards, len(boards)
+    return iter_layouts(canonical=True), count_layouts(canonical=True)
+
+
+@main.command()
+@click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
+@click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
+@click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@_lab_common
+@_lab_skill_options
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                  "(needs pip install 'kiwara-designer[cluster]').")
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
+def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
+          skill_games, scheduler, as_json) -> None:
+    """Play many layouts into a results database, resumably.
+
+    Every finished game is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a game, and two sweeps may share
+    one database. --seed seeds both the layout sample and the games.
+
+    \b
+    Examples:
+      kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 100
+      kiwara sweep --from shortlist.txt --db results.sqlite --agents mcts:50 --workers 2
+      kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from .playtest import open_store, run_sweep
+
+    boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    update, close = _lab_progress(f"{count:,} layouts")
+    with open_store(db) as store:
+        try:
+            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
+                                skill=skill_pairing, skill_games=n_skill, progress=update,
+                                layout_count=count)
+        finally:
+            close()
+        totals = store.totals()
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "database": totals}, indent=2))
+    else:
+        click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
+                   f"{summary.games_already_stored} already stored, {summary.games_played} played, "
+                   f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+                   + (f"(Dask scheduler {scheduler})" if scheduler
+                      else f"({summary.workers} workers)"))
+        click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
+                                 "score_margin", "abs_score_margin", "length", "branching_factor",
+                                 "decision_moves", "lead_changes", "lead_change_rate", "decisiveness",
+                                 "okapi_taker_win_rate", "skill_gap", "contestedness"]),
+              help="Metric to rank by.")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files (and SVG boards).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> None:
+    """List the best layouts of a results database.
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+    """
+    from .playtest import open_store
+    from .playtest.report import export_layouts
+    from .playtest.text import format_ranking
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents)
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
+    elif rows:
+        click.echo(format_ranking(rows, by))
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
+    if export_dir:
+        written = export_layouts(rows, export_dir)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@main.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from .playtest import open_store
+    from .playtest.report import render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(html)
+    except OSError as exc:
+        raise KiwaraError(f"{output}: cannot write the report: {exc.strerror}")
+    click.echo(f"report written to {output}", err=True)
 
 
 # ============================================================================================
 # Printing: export, generate  (issue 6)
 # ============================================================================================
+def _print_options(command):
+    """The options shared by ``export`` and ``generate``: paper, cell size, crop marks, bleed, kit."""
+    for option in reversed([
+        click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxH",
+                     help="Paper: a4 or letter (landscape) or a custom size in mm, e.g. 420x297."),
+        click.option("--cell-mm", type=float, metavar="MM",
+                     help="Cell size in mm [default: largest that fits A4 and Letter]."),
+        click.option("--crop-marks", is_flag=True, help="Crop marks at the corners of the cut line."),
+        click.option("--bleed-mm", type=float, default=0.0, show_default=True, metavar="MM",
+                     help="Extend the board's background this far beyond the cut line."),
+        click.option("--kit", is_flag=True,
+                     help="Add the print-and-play kit: token sheet, Okapi card and totem."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _print_job(layout, output: str, title: str, paper: str, cell_mm, crop_marks, bleed_mm, kit):
+    """Draw and write the pages; return (files written, options, cell size, page count)."""
+    from .printing import Paper, PrintOptions, print_set, resolve_cell_mm, write_pages
+
+    options = PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm)
+    pages = print_set(layout, options, title=title, kit=kit)
+    files = write_pages(pages, output, stdout=sys.stdout)
+    return files, options, resolve_cell_mm(layout.grid, options), len(pages)
+
+
+def _wrote(files, options, cell, pages) -> str:
+    names = ", ".join("stdout" if f == "-" else f for f in files)
+    paper = options.paper
+    return (f"wrote {names}: {pages} page{'s' if pages > 1 else ''} on {paper.name} "
+            f"({paper.width_mm:g} × {paper.height_mm:g} mm), cell {cell:g} mm; print at 100 %")
+
+
+@main.command()
+@click.argument("layout")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="board.svg, board.pdf (all pages) or board.png; - writes SVG to stdout.")
+@_print_options
+def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, kit) -> None:
+    """Print LAYOUT (file, built-in name or -) at true scale, in millimetres.
+
+    The board comes with its 22 numbered totem stones, column letters and row numbers,
+    each territory tinted and labelled with its size, and the rivers drawn exactly where the
+    sticks go. A board larger than the paper is tiled over several pages with alignment
+    lines. PDF and PNG need the optional extra: pip install 'kiwara-designer[pdf]'.
+
+    \b
+    Examples:
+      kiwara export classic -o classic.svg
+      kiwara export my-board.txt -o board.pdf --paper letter --kit
+      kiwara export president -o big.pdf --cell-mm 45 --crop-marks --bleed-mm 3
+      kiwara export classic -o - | rsvg-convert -o classic.png
+    """
+    board = load_layout(layout)
+    title = "stdin layout" if layout == "-" else Path(layout).stem
+    problems = validate(board, FREE_PLAY).problems
+    if problems:   # designers print drafts too: say so, but print
+        click.echo(f"kiwara: note: {title} is not a valid free-play layout: "
+                   f"{'; '.join(p.message for p in problems)}", err=True)
+    report = _print_job(board, output, title, paper, cell_mm, crop_marks, bleed_mm, kit)
+    click.echo(_wrote(*report), err=output == "-")
+
+
+def _generator_sample(seed: int, mix: tuple[int, ...] | None):
+    from .generator import sample_layouts   # imported here: only generate pays for it
+
+    return sample_layouts(1, seed, mix=mix)[0]
+
+
+def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:
+    rules = FREE_PLAY
+    wrong = [s for s in mix if s not in rules.sizes]
+    if wrong or len(mix) != rules.territories or sum(mix) != rules.width * rules.height:
+        raise KiwaraError(
+            f"--mix {','.join(map(str, mix))}: a free-play mix is {rules.territories} sizes from "
+            f"{{{', '.join(map(str, sorted(rules.sizes)))}}} adding up to {rules.width * rules.height}")
+    return tuple(sorted(mix))
+
+
+@main.command()
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the draw [default: a random one, printed].")
+@click.option("--mix", metavar="3,3,5,5,7,7", help="Draw only layouts with these territory sizes.")
+@click.option("-o", "--output", metavar="FILE",
+              help="Board file (.svg, .pdf, .png; - for SVG on stdout) [default: kiwara-board-SEED.svg].")
+@_print_options
+@click.option("--json", "as_json", is_flag=True, help="Print the layout and its facts as JSON.")
+def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, kit, as_json) -> None:
+    """Draw a uniformly random valid free-play layout and print it.
+
+    Every valid layout (six connected territories of sizes 3, 5, 7 or 9) is equally likely;
+    --mix draws uniformly among those with the given sizes. The same seed always gives the same
+    board. Writes the printable board (see kiwara export) and shows the layout and its facts.
+
+    \b
+    Examples:
+      kiwara generate
+      kiwara generate --seed 7 -o board.pdf --kit
+      kiwara generate --seed 42 --mix 3,3,5,5,7,7 --json
+    """
+    if as_json and output == "-":
+        raise click.UsageError("--json and -o - would both write to stdout; pick one")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    wanted = _check_mix(parse_int_list(mix, "--mix")) if mix else None
+    board = _generator_sample(seed, wanted)
+    report = validate(board, FREE_PLAY)
+    output = output or f"kiwara-board-{seed}.svg"
+    files, options, cell, pages = _print_job(board, output, f"seed {seed}", paper, cell_mm,
+                                             crop_marks, bleed_mm, kit)
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "mix": list(wanted) if wanted else None,
+                               **report.to_json(), "files": files, "paper": options.paper.name,
+                               "cell_mm": cell, "pages": pages}, indent=2))
+    else:   # with -o - the SVG owns stdout, so the summary goes to stderr
+        echo = functools.partial(click.echo, err=output == "-")
+        facts = report.facts
+        echo(f"seed {seed}   (again: kiwara generate --seed {seed}{' --mix ' + mix if mix else ''})")
+        echo(format_text(board, spaced=False), nl=False)
+        echo(f"{'valid' if report.valid else 'INVALID'} free-play layout; territories "
+             + ", ".join(f"{name} {size}" for name, size in facts["territories"].items())
+             + f"; size mix {','.join(map(str, facts['size_mix']))}; "
+             + f"{facts['river_segments']} river segments of {facts['sticks_in_box']} sticks")
+        for problem in report.problems:
+            echo(f"  - {problem.message}")
+        echo(_wrote(files, options, cell, pages))
+    if not report.valid:
+        sys.exit(EXIT_NEGATIVE)
 
 
 if __name__ == "__main__":

@@ -146,7 +146,8 @@ class Grid:
     # -- symmetries --------------------------------------------------------------------------
     @cached_property
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The board's symmetry group, identity first: 4 elements on a rectangle, 8 on a square."""
+        """The board's symmetry group, identity first: 4 elements on a rectangle, 8 on a square
+        (fewer on a board one cell wide or high, where some coincide)."""
         w, h = self.width, self.height
 
         def perm(f) -> tuple[int, ...]:
@@ -166,7 +167,9 @@ class Grid:
                 Symmetry("quarter-turn", perm(lambda x, y: self.cell(w - 1 - y, x))),
                 Symmetry("three-quarter-turn", perm(lambda x, y: self.cell(y, h - 1 - x))),
             ]
-        return tuple(result)
+        # On a board one cell wide or high some of these coincide; keep each permutation once.
+        unique = {s.perm: s for s in reversed(result)}
+        return tuple(s for s in result if unique[s.perm] is s)
 
 
 DEFAULT_GRID = Grid()

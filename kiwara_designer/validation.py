@@ -108,7 +108,7 @@ def facts(layout: Layout) -> dict:
     return {
         "width": layout.grid.width,
         "height": layout.grid.height,
-        "territories": {t.name: t.size for t in layout.territories},
+        "territories": {t.name: t.size for t in sorted(layout.territories, key=lambda t: t.name)},
         "size_mix": list(layout.size_mix),
         "river_segments": len(layout.river_edges()),
         "sticks_in_box": STICKS_IN_BOX,
@@ -136,7 +136,7 @@ def validate(layout: Layout, ruleset: Ruleset = FREE_PLAY) -> Report:
         if ruleset.sizes is not None and t.size not in ruleset.sizes:
             allowed = ", ".join(map(str, sorted(ruleset.sizes)))
             problems.append(Problem(
-                "size", f"territory {t.name} has {t.size} cells {_cell_set(layout, t.cells)}, "
+                "size", f"territory {t.name} has {t.size} cell{'s' * (t.size != 1)} {_cell_set(layout, t.cells)}, "
                         f"allowed sizes are {allowed}",
                 (t.name,), tuple(grid.cell_name(c) for c in t.cells)))
     if ruleset.mix is not None and layout.size_mix != ruleset.mix:

@@ -1,0 +1,63 @@
+"""MCTS search speed: iterations per second on the classic layout, random and greedy playouts.
+
+    .venv/bin/python benchmarks/agents_speed.py [--runs 5] [--iterations 300]
+
+Positions: the opening (22 totem moves), after the opening (~90 placements), and mid-game
+(after 14 seeded random moves). Median of ``--runs`` searches, each with its own seed.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from kiwara_designer.agents import MctsAgent, make_agent, play_match
+from kiwara_designer.engine import RuleVariant, new_game
+from kiwara_designer.formats import load_layout
+
+
+def positions() -> dict:
+    start = new_game(load_layout("classic"), RuleVariant())
+    rng = random.Random(7)
+    after_opening = start.apply(rng.choice(start.legal_moves()))
+    mid = after_opening
+    for _ in range(13):
+        mid = mid.apply(rng.choice(mid.legal_moves()))
+    return {"opening": start, "after opening": after_opening, "mid-game (ply 14)": mid}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=300)
+    args = parser.parse_args()
+    for playout in ("random", "greedy"):
+        agent = MctsAgent(f"mcts:{args.iterations}:{playout}", iterations=args.iterations,
+                          playout=playout)
+        for label, state in positions().items():
+            rates, cpu_rates = [], []
+            for run in range(args.runs):
+                cpu = time.process_time()
+                result = agent.search(state, random.Random(run))
+                cpu = time.process_time() - cpu
+                rates.append(result.iterations / result.seconds)
+                cpu_rates.append(result.iterations / cpu)
+            print(f"mcts {playout:<6} playouts, {label:<18} {len(state.legal_moves()):>3} moves: "
+                  f"{statistics.median(rates):>6.0f} iterations/s wall, "
+                  f"{statistics.median(cpu_rates):>6.0f} CPU (median of {args.runs})", flush=True)
+    # Whole self-play games: the per-move cost of the random and the greedy agent.
+    opening = positions()["opening"]
+    for spec in ("random", "greedy"):
+        rates, cpu_rates = [], []
+        for run in range(args.runs):
+            wall, cpu = time.perf_counter(), time.process_time()
+            final, moves = play_match(opening, (make_agent(spec),) * 2, random.Random(run))
+            rates.append(len(moves) / (time.perf_counter() - wall))
+            cpu_rates.append(len(moves) / (time.process_time() - cpu))
+        print(f"{spec:<6} agent self-play, whole games: {statistics.median(rates):>6.0f} moves/s "
+              f"wall, {statistics.median(cpu_rates):>6.0f} CPU (median of {args.runs})")
+
+
+if __name__ == "__main__":
+    main()

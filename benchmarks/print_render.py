@@ -1,0 +1,41 @@
+"""How long printing takes: board SVG, the full kit's SVG, and (with the pdf extra) PDF and PNG.
+
+Run: .venv/bin/python benchmarks/print_render.py   (prints the median of several runs, in ms)
+"""
+from __future__ import annotations
+
+import statistics
+import time
+
+from kiwara_designer import load_layout
+from kiwara_designer.printing import PrintOptions, cairo_available, print_set, render_pdf, render_png
+
+RUNS = 7
+
+
+def median_ms(job) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        job()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    layout = load_layout("classic")
+    kit = print_set(layout, kit=True)
+    jobs = {
+        "board SVG (A4, default cell)": lambda: print_set(layout),
+        "board + kit SVG (3 pages)": lambda: print_set(layout, kit=True),
+        "board tiled SVG (cell 45 mm, 4 pages)": lambda: print_set(layout, PrintOptions(cell_mm=45)),
+    }
+    if cairo_available():
+        jobs["kit PDF from SVG (3 pages)"] = lambda: render_pdf(kit)
+        jobs["board PNG at 150 dpi"] = lambda: render_png(kit[0])
+    for name, job in jobs.items():
+        print(f"{name:<40} {median_ms(job):8.1f} ms  (median of {RUNS})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Monte Carlo tree search with the UCT selection rule (Kocsis & Szepesvári, 2006).
+
+Each iteration walks down the tree picking the child with the best upper confidence bound
+``mean + c·sqrt(ln N / n)``, adds one untried move, plays the game out to the end (uniformly at
+random, or greedy-biased), and credits the engine's ``returns()`` to every node on the way back,
+each from the view of the player who made the move into it. Passes need no special case: a node
+remembers who moved, not whose turn alternates. The move played is the most visited child.
+
+With an iteration budget the search is a pure function of the state and the rng; a time budget
+makes the number of iterations (and so the move) depend on the machine's speed.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .base import _legal_moves
+from .evaluation import evaluate
+
+DEFAULT_ITERATIONS = 500
+PLAYOUTS = ("random", "greedy")
+GREEDY_PLAYOUT_SAMPLE = 4   # candidate moves weighed per ply in a greedy-biased playout
+
+
+class _Node:
+    __slots__ = ("state", "move", "parent", "mover", "player", "children", "untried",
+                 "visits", "value")
+
+    def __init__(self, state: Any, move: Any, parent: "_Node | None", mover: int) -> None:
+        self.state, self.move, self.parent, self.mover = state, move, parent, mover
+        self.player = state.current_player()
+        self.children: list[_Node] = []
+        self.untried: list | None = None      # legal moves not yet expanded, computed on demand
+        self.visits = 0
+        self.value = 0.0                      # sum of returns for ``mover``
+
+    def untried_moves(self) -> list:
+        if self.untried is None:
+            self.untried = [] if self.player < 0 else list(self.state.legal_moves())
+        return self.untried
+
+    def select(self, exploration: float) -> "_Node":
+        log_n = math.log(self.visits)
+        best, best_score = None, -math.inf
+        for child in self.children:
+            score = child.value / child.visits + exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    move: Any
+    visits: int
+    mean: float     # average return for the player choosing at the root, in [-1, 1]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: Any
+    iterations: int
+    seconds: float
+    children: tuple[MoveStats, ...]   # most visited first
+
+    @property
+    def expected(self) -> float:
+        """Mean return of the chosen move for the player to move (−1 lost … +1 won)."""
+        return self.children[0].mean if self.children else 0.0
+
+
+def random_playout(state: Any, rng: random.Random) -> tuple[float, float]:
+    while not state.is_terminal():
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state.returns()
+
+
+def greedy_playout(state: Any, rng: random.Random) -> tuple[float, float]:
+    """Each ply weighs a few random candidates with :func:`evaluate` for the mover and plays the
+    best: far stronger than uniform play, at a few times the cost."""
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        player = state.current_player()
+        if len(moves) > GREEDY_PLAYOUT_SAMPLE:
+            moves = rng.sample(moves, GREEDY_PLAYOUT_SAMPLE)
+        best_state, best_value = None, -math.inf
+        for move in moves:
+            after = state.apply(move)
+            value = evaluate(after, player)
+            if value > best_value:
+                best_state, best_value = after, value
+        state = best_state
+    return state.returns()
+
+
+_PLAYOUT_FUNCTIONS = {"random": random_playout, "greedy": greedy_playout}
+
+
+@dataclass(frozen=True)
+class MctsAgent:
+    """UCT search with a budget of ``iterations`` or of ``seconds`` per move (exactly one of
+    them), playouts ``"random"`` or ``"greedy"``; ``exploration`` is UCT's constant c (returns
+    lie in [−1, 1])."""
+
+    name: str = f"mcts:{DEFAULT_ITERATIONS}"
+    iterations: int | None = DEFAULT_ITERATIONS
+    seconds: float | None = None
+    playout: str = "random"
+    exploration: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None:
+            object.__setattr__(self, "iterations", None)
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("MctsAgent needs an iteration or a time budget")
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"unknown playout {self.playout!r}")
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        return self.search(state, rng).move
+
+    def search(self, state: Any, rng: random.Random) -> SearchResult:
+        started = time.perf_counter()
+        moves = _legal_moves(state)
+        if len(moves) == 1:   # forced (a pass, a forced last placement): nothing to think about
+            return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
+        root = _Node(state, None, None, -1)
+        root.untried = list(moves)
+        playout = _PLAYOUT_FUNCTIONS[self.playout]
+        deadline = None if self.seconds is None else started + self.seconds
+        iterations = 0
+        while True:
+            self._iterate(root, playout, rng)
+            iterations += 1
+            if deadline is None:
+                if iterations >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        # Most visited first; equal visits: better mean, then the engine's move order.
+        position = {str(m): i for i, m in enumerate(moves)}
+        ranked = sorted(root.children, key=lambda c: (-c.visits, -c.value / c.visits,
+                                                      position[str(c.move)]))
+        stats = tuple(MoveStats(c.move, c.visits, c.value / c.visits) for c in ranked)
+        return SearchResult(ranked[0].move, iterations, time.perf_counter() - started, stats)
+
+    def _iterate(self, root: _Node, playout, rng: random.Random) -> None:
+        node = root
+        while not node.untried_moves() and node.children:   # selection
+            node = node.select(self.exploration)
+        untried = node.untried_moves()
+        if untried:                                            # expansion
+            i = rng.randrange(len(untried))
+            untried[i], untried[-1] = untried[-1], untried[i]
+            move = untried.pop()
+            child = _Node(node.state.apply(move), move, node, node.player)
+            node.children.append(child)
+            node = child
+        returns = playout(node.state, rng)                     # simulation
+        while node is not None:                                # backpropagation
+            node.visits += 1
+            if node.mover >= 0:
+                node.value += returns[node.mover]
+            node = node.parent

@@ -1,0 +1,115 @@
+"""The :class:`Move` value and its notation.
+
+``T7`` opening, totem to position 7 · ``Zc3>12`` zebra on c3, then totem to 12 ·
+``Cb2xc2xd3>4`` crocodile on b2, swaps with the gazelles on c2 then d3, totem to 4 ·
+``Gf5`` gazelle on f5 ending the game (no totem move) · ``pass``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import KiwaraError
+from ..geometry import COLUMN_LETTERS, Grid, GeometryError
+
+
+class IllegalMoveError(KiwaraError):
+    """A move that cannot be played (or parsed) in the position it was given for."""
+
+
+class NotationError(IllegalMoveError):
+    """Text that is not a move in Kiwara notation."""
+
+
+_PLACEMENT = re.compile(r"^([ZGELC])([a-z]\d+)((?:x[a-z]\d+)*)(?:>(\d+))?$")
+_OPENING = re.compile(r"^T(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One whole turn. Cells are indices of a board ``width`` columns wide.
+
+    Opening: only ``totem`` is set. Placement: ``kind`` (``"Z" "G" "E" "L" "C"``), ``cell``, the
+    crocodile's ``swaps`` (gazelle cells in order) and ``totem`` (None when the game ends).
+    Pass: nothing is set.
+    """
+
+    kind: str | None = None
+    cell: int | None = None
+    swaps: tuple[int, ...] = ()
+    totem: int | None = None
+    width: int = field(default=0, repr=False)
+
+    @classmethod
+    def opening(cls, position: int) -> "Move":
+        return cls(totem=position)
+
+    @classmethod
+    def placement(cls, kind: str, cell: int, totem: int | None, width: int,
+                  swaps: tuple[int, ...] = ()) -> "Move":
+        return cls(kind, cell, tuple(swaps), totem, width)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind is None and self.totem is None
+
+    @property
+    def is_opening(self) -> bool:
+        return self.kind is None and self.totem is not None
+
+    @property
+    def is_placement(self) -> bool:
+        return self.kind is not None
+
+    def _cell_name(self, cell: int) -> str:
+        return f"{COLUMN_LETTERS[cell % self.width]}{cell // self.width + 1}"
+
+    def __str__(self) -> str:
+        if self.kind is None:
+            return "pass" if self.totem is None else f"T{self.totem}"
+        text = self.kind + self._cell_name(self.cell)
+        for cell in self.swaps:
+            text += "x" + self._cell_name(cell)
+        return text if self.totem is None else f"{text}>{self.totem}"
+
+    @classmethod
+    def parse(cls, text: str, grid: Grid) -> "Move":
+        """The move written ``text`` on ``grid``; :class:`NotationError` says what is wrong.
+
+        Letters may be given in either case and spaces are ignored; ``str`` gives the canonical form.
+        """
+        raw = text
+        text = "".join(text.split())
+        if text.lower() == "pass":
+            return PASS
+        match = _OPENING.match(text.upper())
+        if match:
+            position = int(match.group(1))
+            if position >= grid.positions:
+                raise NotationError(f"{raw!r}: totem position {position} is not in "
+                                    f"0..{grid.positions - 1}")
+            return cls(totem=position)
+        normal = text[:1].upper() + text[1:].lower()
+        match = _PLACEMENT.match(normal)
+        if not match:
+            raise NotationError(
+                f"{raw!r} is not a move: write T7 (opening), Zc3>12 (kind Z G E L C, cell, "
+                f"totem), Cb2xc2>4 (crocodile swaps), Gf5 (last move) or pass")
+        kind, cell_text, swap_text, totem_text = match.groups()
+        try:
+            cell = grid.parse_cell(cell_text)
+            swaps = tuple(grid.parse_cell(c) for c in swap_text.split("x")[1:])
+        except GeometryError as exc:
+            raise NotationError(f"{raw!r}: {exc}") from None
+        if swaps and kind != "C":
+            raise NotationError(f"{raw!r}: only a crocodile swaps (x) with gazelles")
+        totem = None
+        if totem_text is not None:
+            totem = int(totem_text)
+            if totem >= grid.positions:
+                raise NotationError(f"{raw!r}: totem position {totem} is not in "
+                                    f"0..{grid.positions - 1}")
+        return cls(kind, cell, swaps, totem, grid.width)
+
+
+PASS = Move()

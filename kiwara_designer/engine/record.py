@@ -1,0 +1,173 @@
+"""Game records: ``{"layout": "classic" | ["ABCCCC", …], "variant": "classic" | {…}, "moves": […]}``.
+
+Players, seed and result may be added; they are kept in ``extra`` and written back unchanged.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..errors import KiwaraError
+from ..formats import builtin_names, load_layout, parse_text
+from ..layout import Layout
+from .moves import IllegalMoveError, Move
+from .state import GameState, new_game
+from .variant import RuleVariant, VariantError, builtin_variant_names
+
+MAX_RECORD_BYTES = 10_000_000
+
+
+class RecordError(KiwaraError):
+    """A record file that cannot be read or is not a game record."""
+
+
+class ReplayError(IllegalMoveError):
+    """A recorded move that is not legal where it was played: ``index`` (0-based), ``move``, ``reason``."""
+
+    def __init__(self, index: int, move: str, reason: str) -> None:
+        self.index, self.move, self.reason = index, move, reason
+        super().__init__(f"move {index + 1} ({move!r}) is illegal: {reason}")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    layout: Layout
+    variant: RuleVariant
+    moves: tuple[str, ...]
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_moves(cls, layout: Layout, variant: RuleVariant | None,
+                   moves: Iterable[Move | str], **extra: Any) -> "GameRecord":
+        return cls(layout, variant or RuleVariant(), tuple(str(m) for m in moves), dict(extra))
+
+    # -- replay ------------------------------------------------------------------------------
+    def states(self) -> Iterator[GameState]:
+        """The opening position, then the position after each move; :class:`ReplayError` on
+        the first move that cannot be played."""
+        state = new_game(self.layout, self.variant)
+        yield state
+        for index, text in enumerate(self.moves):
+            try:
+                state = state.apply(Move.parse(text, self.layout.grid))
+            except IllegalMoveError as exc:
+                reason = str(exc)
+                # The engine's messages start with the move itself; say it only once.
+                prefix = f"{text}: "
+                if reason.startswith(prefix):
+                    reason = reason[len(prefix):]
+                raise ReplayError(index, text, reason) from None
+            yield state
+
+    def replay(self) -> GameState:
+        """Check every move and return the final position."""
+        state = None
+        for state in self.states():
+            pass
+        return state
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        layout: Any = list(self.layout.rows)
+        for name in builtin_names():
+            builtin = load_layout(name)
+            if builtin == self.layout and builtin.rows == self.layout.rows:
+                layout = name
+                break
+        variant: Any
+        if self.variant == RuleVariant():
+            variant = "classic"
+        else:
+            variant = {"name": self.variant.name, **self.variant.to_dict(only_changes=True)}
+        return {"layout": layout, "variant": variant, "moves": list(self.moves), **self.extra}
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, obj: Any, source: str = "<record>") -> "GameRecord":
+        if not isinstance(obj, dict):
+            raise RecordError(f"{source}: a game record is a JSON object with layout, variant "
+                              f"and moves")
+        missing = [k for k in ("layout", "moves") if k not in obj]
+        if missing:
+            raise RecordError(f"{source}: missing key {missing[0]!r}")
+        layout = _record_layout(obj["layout"], source)
+        variant = _record_variant(obj.get("variant", "classic"), source)
+        moves = obj["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError(f"{source}: \"moves\" must be a list of moves in notation "
+                              f"(strings such as \"T7\", \"Zc3>12\")")
+        extra = {k: v for k, v in obj.items() if k not in ("layout", "variant", "moves")}
+        return cls(layout, variant, tuple(moves), extra)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<record>") -> "GameRecord":
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        return cls.from_dict(obj, source)
+
+    @classmethod
+    def load(cls, path: str) -> "GameRecord":
+        """A record from a JSON file or stdin (``-``)."""
+        if path == "-":
+            source, data = "<stdin>", sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            source = path
+            try:
+                with Path(path).open("rb") as handle:
+                    data = handle.read(MAX_RECORD_BYTES + 1)
+            except FileNotFoundError:
+                raise RecordError(f"{path}: no such file") from None
+            except OSError as exc:
+                raise RecordError(f"{path}: {exc.strerror or exc}") from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES:,} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{source}: not UTF-8 text") from None
+        return cls.from_json(text, source)
+
+    def save(self, path: str) -> None:
+        if path == "-":
+            sys.stdout.write(self.to_json() + "\n")
+        else:
+            Path(path).write_text(self.to_json() + "\n", "utf-8")
+
+
+def _record_layout(value: Any, source: str) -> Layout:
+    if isinstance(value, str):
+        if value not in builtin_names():
+            raise RecordError(f"{source}: \"layout\": no built-in layout {value!r} (built-in: "
+                              f"{', '.join(builtin_names())}); give the rows instead")
+        return load_layout(value)
+    if isinstance(value, dict) and isinstance(value.get("rows"), list):
+        value = value["rows"]
+    if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
+        raise RecordError(f"{source}: \"layout\" must be a built-in name or a list of rows "
+                          f"such as [\"ABCCCC\", …]")
+    entries = parse_text("\n".join(value), f"{source}: layout")
+    if len(entries) != 1 or entries[0].error:
+        reason = entries[0].error if entries and entries[0].error else "not one layout"
+        raise RecordError(f"{source}: \"layout\": {reason}")
+    return entries[0].layout
+
+
+def _record_variant(value: Any, source: str) -> RuleVariant:
+    try:
+        if isinstance(value, str):
+            if value not in builtin_variant_names():
+                raise RecordError(f"{source}: \"variant\": no built-in variant {value!r} (built-in: "
+                                  f"{', '.join(builtin_variant_names())}); give a table instead")
+            return RuleVariant.load(value)
+        if isinstance(value, dict):
+            return RuleVariant.from_dict(value, f"{source}: \"variant\"")
+    except VariantError as exc:
+        raise RecordError(str(exc)) from None
+    raise RecordError(f"{source}: \"variant\" must be a built-in name or a table of parameters")

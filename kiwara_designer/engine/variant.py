@@ -1,0 +1,214 @@
+"""Rules variants: every default of the rules reference as one named, validated parameter.
+
+A variant file is a flat TOML table of ``name = value`` lines for the parameters that differ from
+the classic defaults (``crocodile_swaps = 0``); ``name`` is optional and defaults to the file stem.
+Built-in variants live in ``kiwara_designer/variants/*.toml`` and can be named instead of a file.
+"""
+from __future__ import annotations
+
+import difflib
+import sys
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import KiwaraError
+
+BUILTIN_VARIANTS = "kiwara_designer.variants"
+
+# Animal kinds in notation order: zebra, gazelle, elephant, lion, crocodile.
+KINDS = ("Z", "G", "E", "L", "C")
+KIND_NAMES = ("zebra", "gazelle", "elephant", "lion", "crocodile")
+
+
+class VariantError(KiwaraError):
+    """A variant file or table that cannot be used: names the source, the key and the reason."""
+
+
+@dataclass(frozen=True)
+class RuleVariant:
+    """The rules of one game of Kiwara. ``RuleVariant()`` is the classic game.
+
+    Two variants are equal when their rules are equal, whatever they are called.
+    """
+
+    name: str = field(default="classic", compare=False)
+    # Material: tokens per player and points of each face-up token.
+    zebra_tokens: int = 5
+    gazelle_tokens: int = 6
+    elephant_tokens: int = 1
+    lion_tokens: int = 1
+    crocodile_tokens: int = 2
+    zebra_points: int = 6
+    gazelle_points: int = 2
+    elephant_points: int = 5
+    lion_points: int = 1
+    crocodile_points: int = 0
+    # The totem moves totem_min_step .. totem_max_step positions clockwise after a placement.
+    totem_min_step: int = 1
+    totem_max_step: int = 3
+    # Crocodile: 0 never swaps, 1 at most one swap, "chain" as many as wanted (each gazelle once).
+    crocodile_swaps: int | str = "chain"
+    crocodile_swap_needs_river: bool = True     # the gazelle must sit across a river
+    # Lion: effects of placing one, and whether rivers shield the cells next to it.
+    lion_gazelles_flee: bool = True
+    lion_flips_zebras: bool = True
+    lion_blocked_by_rivers: bool = False
+    face_down_next_to_lion: bool = True          # zebra or gazelle placed next to a lion
+    swapped_gazelle_face_down_next_to_lion: bool = True
+    # Scoring.
+    okapi_points: int = 5
+    territory_tie: str = "nobody"                # "nobody" or "both" score a tied territory
+    # Which player places first after the first player's opening totem move: "second" or "first".
+    first_placer: str = "second"
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            problem = _check_value(f.name, getattr(self, f.name), f.default)
+            if problem:
+                raise VariantError(f"{f.name}: {problem}")
+        if self.totem_min_step > self.totem_max_step:
+            raise VariantError(f"totem_min_step: {self.totem_min_step} is larger than "
+                               f"totem_max_step {self.totem_max_step}")
+        if sum(self.tokens) == 0:
+            raise VariantError("zebra_tokens: every token count is 0, nobody could place anything")
+
+    # -- derived -----------------------------------------------------------------------------
+    @property
+    def tokens(self) -> tuple[int, ...]:
+        """Tokens per player of each kind, in notation order Z G E L C."""
+        return (self.zebra_tokens, self.gazelle_tokens, self.elephant_tokens, self.lion_tokens,
+                self.crocodile_tokens)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points of a face-up token of each kind, in notation order Z G E L C."""
+        return (self.zebra_points, self.gazelle_points, self.elephant_points, self.lion_points,
+                self.crocodile_points)
+
+    @property
+    def max_swaps(self) -> int | None:
+        """Largest number of crocodile swaps per placement; None for an unbounded chain."""
+        return None if self.crocodile_swaps == "chain" else int(self.crocodile_swaps)
+
+    # -- serialisation -----------------------------------------------------------------------
+    def to_dict(self, *, only_changes: bool = False) -> dict[str, Any]:
+        """Every parameter (``name`` first), or only those that differ from the classic game."""
+        result = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not only_changes or (f.name != "name" and value != f.default):
+                result[f.name] = value
+        return result
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, value in self.to_dict().items():
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, str):
+                text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            else:
+                text = str(value)
+            lines.append(f"{key} = {text}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_dict(cls, table: dict[str, Any], source: str = "<variant>",
+                  default_name: str | None = None) -> "RuleVariant":
+        """A variant from a flat table of parameters; unknown keys and bad values are named."""
+        if not isinstance(table, dict):
+            raise VariantError(f"{source}: a variant is a table of parameters, got "
+                               f"{type(table).__name__}")
+        known = {f.name: f for f in fields(cls)}
+        for key, value in table.items():
+            if key not in known:
+                hint = _closest(key, known)
+                raise VariantError(f"{source}: unknown key {key!r}" +
+                                   (f" (did you mean {hint!r}?)" if hint else ""))
+            problem = _check_value(key, value, known[key].default)
+            if problem:
+                raise VariantError(f"{source}: key {key!r}: {problem}")
+        values = dict(table)
+        if "name" not in values and default_name:
+            values["name"] = default_name
+        try:
+            return cls(**values)
+        except VariantError as exc:
+            raise VariantError(f"{source}: key {exc}") from None
+
+    @classmethod
+    def load(cls, name_or_path: str) -> "RuleVariant":
+        """A variant from a TOML file, stdin (``-``) or a built-in name (``classic``, ``totem_1_2``…)."""
+        if name_or_path == "-":
+            return cls.from_toml(sys.stdin.read(), "<stdin>", None)
+        path = Path(name_or_path)
+        if not path.exists():
+            if name_or_path in builtin_variant_names():
+                text = resources.files(BUILTIN_VARIANTS).joinpath(f"{name_or_path}.toml").read_text(
+                    "utf-8")
+                return cls.from_toml(text, name_or_path, name_or_path)
+            raise VariantError(f"{name_or_path}: no such file or built-in variant (built-in: "
+                               f"{', '.join(builtin_variant_names())})")
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise VariantError(f"{name_or_path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+                               ) from None
+        return cls.from_toml(text, name_or_path, path.stem)
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<toml>", default_name: str | None = None
+                  ) -> "RuleVariant":
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise VariantError(f"{source}: invalid TOML: {exc}") from None
+        return cls.from_dict(table, source, default_name)
+
+    def with_changes(self, **changes: Any) -> "RuleVariant":
+        return replace(self, **changes)
+
+
+def builtin_variant_names() -> list[str]:
+    return sorted(p.name[:-5] for p in resources.files(BUILTIN_VARIANTS).iterdir()
+                  if p.name.endswith(".toml"))
+
+
+def _check_value(key: str, value: Any, default: Any) -> str | None:
+    """Why ``value`` is not acceptable for parameter ``key`` (None if it is)."""
+    if key == "crocodile_swaps":
+        if value in (0, 1, "chain") and not isinstance(value, bool):
+            return None
+        return f'must be 0, 1 or "chain", got {value!r}'
+    if key == "territory_tie":
+        return None if value in ("nobody", "both") else f'must be "nobody" or "both", got {value!r}'
+    if key == "first_placer":
+        return None if value in ("first", "second") else f'must be "first" or "second", got {value!r}'
+    if key == "name":
+        return None if isinstance(value, str) and value else f"must be a non-empty string, got {value!r}"
+    if isinstance(default, bool):
+        return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+    if isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"must be a whole number, got {value!r}"
+        if key.startswith("totem_") and value < 1:
+            return f"must be at least 1, got {value}"
+        if key.endswith("_tokens") and not 0 <= value <= 99:
+            return f"must be between 0 and 99, got {value}"
+        if key.endswith("_points") and not -1000 <= value <= 1000:
+            return f"must be between -1000 and 1000, got {value}"
+        return None
+    return None
+
+
+def _closest(key: str, known) -> str | None:
+    matches = difflib.get_close_matches(key, list(known), n=1)
+    return matches[0] if matches else None
+
+
+def load_variant(name_or_path: str | None) -> RuleVariant:
+    """``None`` is the classic game; otherwise a file, ``-`` or a built-in variant name."""
+    return RuleVariant() if name_or_path is None else RuleVariant.load(name_or_path)

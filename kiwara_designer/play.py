@@ -1,0 +1,278 @@
+"""A game of Kiwara in the terminal: a person against an agent, two agents, or two people.
+
+The loop is a library function over two callables (``read`` a line, ``write`` text), so the
+command line, a notebook or a test can drive it; ``kiwara play`` is a thin shell over it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import click
+
+from . import game_view
+from .agents import Agent, make_agent
+from .errors import KiwaraError
+from .terminal import draw_layout
+
+HUMAN = "human"
+PLAYER_NAMES = ("first", "second")
+PLAYER_COLOURS = ("red", "blue")
+QUIT_WORDS = {"quit", "q", "exit", "resign"}
+LIST_WORDS = {"?", "moves", "list"}
+HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
+        "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass. "
+        "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
+        "'?' lists the legal moves, 'quit' ends the game.")
+
+
+# -- seats ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a side: a person (``agent`` is None) or an agent."""
+
+    label: str
+    agent: Agent | None = None
+
+    @classmethod
+    def parse(cls, spec: str) -> "Seat":
+        if spec.strip().lower() == HUMAN:
+            return cls(HUMAN)
+        agent = make_agent(spec)
+        return cls(agent.name, agent)
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent is None
+
+
+# -- drawing ----------------------------------------------------------------------------------
+def _styled(text: str, colour: bool, **style) -> str:
+    return click.style(text, **style) if colour else text
+
+
+def token_text(state: Any, cell: int, colour: bool = False) -> str:
+    """The engine view's three characters for a cell, in the owner's colour."""
+    text = game_view.token_text(state, cell)
+    token = state.token(cell)
+    if token is None:
+        return text
+    return _styled(text, colour, fg=PLAYER_COLOURS[token.owner], bold=token.face_up,
+                   dim=not token.face_up)
+
+
+def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
+    """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
+    pointing at the line it faces."""
+    body = ["  " + line + "  " for line in lines]
+    top = " " * len(lines[0]) + "  "
+    bottom = top
+    if totem is not None:
+        edge = grid.position_edge(totem)
+        kind, index = grid.position_side(totem)
+        mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
+        mark = _styled(mark, colour, fg="yellow", bold=True)
+        if kind == "column":
+            pad = " " * (2 + 5 + 4 * index)    # under the column letter of draw_layout's header
+            if edge == "top":
+                top = pad + mark
+            else:
+                bottom = pad + mark
+        else:
+            row_line = 2 + 2 * index           # header, wall, then a wall after every row
+            line = lines[row_line]
+            body[row_line] = f"{mark} {line}  " if edge == "left" else f"  {line} {mark}"
+    return [top] + body + [bottom]
+
+
+def draw_game(state: Any, seats: tuple[Seat, Seat], colour: bool = False) -> str:
+    """The board (tokens, rivers as walls, the totem), the territory map beside it, reserves,
+    running scores and the territories' majorities."""
+    layout = state.layout
+    grid = layout.grid
+    tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
+    board = _with_totem(tokens.split("\n"), grid, state.totem, colour)
+    territories = draw_layout(layout, colour=colour).split("\n")
+    territories = [""] + territories + [""]
+    lines = [f"{left}   {right}".rstrip() for left, right in zip(board, territories)]
+    if state.totem is not None:
+        lines.append(f"totem at {state.totem}, facing {grid.line_name(state.totem)}")
+
+    scoring = state.scoring()
+    for player in (0, 1):
+        name = _styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
+        hand = " ".join(f"{letter}{n}" for letter, n in state.reserve(player).items())
+        okapi = " (Okapi included)" if scoring.okapi == player else ""
+        lines.append(f"{name} {seats[player].label:<16} hand {hand:<18} "
+                     f"{scoring.totals[player]:>3} points{okapi}")
+    parts = []
+    for t in scoring.territories:
+        first, second = t.tokens
+        lead = {None: "-", -1: "="}.get(t.controller) or PLAYER_NAMES[t.controller][0]
+        parts.append(f"{t.name} {first}:{second} {lead} {t.points}")
+    lines.append("territories (first:second tokens, leader f/s, points): " + "  ".join(parts))
+    return "\n".join(lines)
+
+
+def list_moves(state: Any) -> str:
+    """The legal moves, compactly: placements that differ only by the animal or by the totem's
+    step are grouped, ``[ZGE]c3>12|13|14`` stands for nine moves."""
+    moves = [str(m) for m in state.legal_moves()]
+    by_rest: dict[str, list[str]] = {}
+    for text in moves:
+        if text[0] in "ZGELC" and len(text) > 1 and text[1].islower():
+            by_rest.setdefault(text[1:], []).append(text[0])
+        else:
+            by_rest.setdefault(text, []).append("")
+    by_placement: dict[str, list[str]] = {}
+    for rest, kinds in by_rest.items():
+        prefix = kinds[0] if len(kinds) == 1 else "[" + "".join(kinds) + "]"
+        head, sep, tail = (prefix + rest).partition(">")
+        by_placement.setdefault(head + sep, []).append(tail)
+    groups = [head + "|".join(tails) for head, tails in by_placement.items()]
+    return f"{len(moves)} legal moves: " + " ".join(groups)
+
+
+# -- the game loop ----------------------------------------------------------------------------
+@dataclass
+class PlayResult:
+    state: Any
+    moves: list[str] = field(default_factory=list)
+    finished: bool = False
+
+
+def _agent_move(agent: Agent, state: Any, rng: random.Random) -> tuple[Any, str]:
+    """The agent's move, and a note on what it thought when it can tell (MCTS)."""
+    search = getattr(agent, "search", None)
+    if search is None:
+        return agent.choose(state, rng), ""
+    found = search(state, rng)
+    if not found.iterations:
+        return found.move, " (forced)"
+    return found.move, (f" ({found.iterations} iterations in {found.seconds:.1f} s, "
+                        f"expects {found.expected:+.2f})")
+
+
+def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
+              read: Callable[[str], str | None], write: Callable[[str], None],
+              colour: bool = False) -> PlayResult:
+    """Play from ``state`` to the end (or until a person quits or input ends).
+
+    ``read(prompt)`` returns a line, or None at the end of input. A person's forced pass (empty
+    reserve) is played for them.
+    """
+    result = PlayResult(state)
+    write(draw_game(state, seats, colour))
+    while not state.is_terminal():
+        player = state.current_player()
+        seat = seats[player]
+        who = _styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
+        if not seat.is_human:
+            move, note = _agent_move(seat.agent, state, rng)
+            write(f"{who} ({seat.label}) plays {move}{note}")
+            after = state.apply(move)
+        elif [m.is_pass for m in state.legal_moves()] == [True]:
+            move = state.legal_moves()[0]
+            write(f"{who} has no token left in hand and passes")
+            after = state.apply(move)
+        else:
+            asked = _ask_move(state, who, read, write)
+            if asked is None:
+                write(f"game stopped after {state.ply} moves.")
+                result.state = state
+                return result
+            move, after = asked
+        state = after
+        result.moves.append(str(move))
+        write(draw_game(state, seats, colour))
+    result.state, result.finished = state, True
+    write(outcome_line(state))
+    return result
+
+
+def _ask_move(state, who: str, read, write) -> tuple[Any, Any] | None:
+    """A person's move and the state after it, or None when they stop."""
+    from .engine import Move
+    while True:
+        text = read(f"{who} to play (? for moves, quit to stop)> ")
+        if text is None:
+            return None
+        text = text.strip()
+        if not text:
+            continue
+        word = text.lower()
+        if word in QUIT_WORDS:
+            return None
+        if word in LIST_WORDS:
+            write(list_moves(state))
+            continue
+        if word in {"help", "h"}:
+            write(HELP)
+            continue
+        try:
+            move = Move.parse(text, state.layout.grid)
+            return move, state.apply(move)     # the engine says why a move is illegal
+        except KiwaraError as exc:
+            write(f"not played: {exc} (type ? for the legal moves, help for the notation)")
+
+
+def outcome_line(state: Any) -> str:
+    scoring = state.scoring()
+    first, second = scoring.totals
+    if scoring.winner is None:
+        return f"game over: draw, {first} to {second}"
+    return (f"game over: {PLAYER_NAMES[scoring.winner]} player wins, "
+            f"{first} to {second}")
+
+
+# -- a session: what ``kiwara play`` sets up ---------------------------------------------------
+@dataclass
+class Session:
+    layout_source: str
+    layout: Any
+    variant: Any
+    variant_source: str | None
+    seats: tuple[Seat, Seat]
+    seed: int
+    state: Any
+
+    def play(self, read, write, colour: bool = False) -> PlayResult:
+        write(f"kiwara play: {self.layout_source} layout, "
+              f"{self.variant.name if self.variant_source else 'classic'} rules, "
+              f"first {self.seats[0].label} vs second {self.seats[1].label}, seed {self.seed}")
+        return play_game(self.state, self.seats, random.Random(self.seed), read, write, colour)
+
+    def record(self, result: PlayResult):
+        """The engine's game record of what was played (a stopped game too)."""
+        from .engine import GameRecord
+        extra = {"players": [s.label for s in self.seats], "seed": self.seed}
+        if result.finished:
+            scoring = result.state.scoring()
+            extra["result"] = {"scores": list(scoring.totals), "winner": scoring.winner}
+        return GameRecord.from_moves(self.layout, self.variant, result.moves, **extra)
+
+    def record_json(self, result: PlayResult) -> str:
+        return self.record(result).to_json()
+
+
+def start_session(layout_name: str, first: str, second: str, variant_file: str | None = None,
+                  seed: int | None = None) -> Session:
+    """Load the layout and variant, parse both seats and open the game; errors are
+    :class:`KiwaraError` naming the bad option."""
+    from .engine import load_variant, new_game
+    from .formats import load_layout
+
+    seats = []
+    for option, spec in (("--first", first), ("--second", second)):
+        try:
+            seats.append(Seat.parse(spec))
+        except KiwaraError as exc:
+            hint = ', or "human" for a person' if str(exc).startswith("unknown agent") else ""
+            raise KiwaraError(f"{option}: {exc}{hint}") from None
+    layout = load_layout(layout_name)
+    variant = load_variant(variant_file)
+    if seed is None:
+        seed = random.SystemRandom().randrange(10 ** 6)
+    return Session(layout_name, layout, variant, variant_file, (seats[0], seats[1]), seed,
+                   new_game(layout, variant))

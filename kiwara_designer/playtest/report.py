@@ -1,0 +1,262 @@
+"""The HTML report of a results store: one self-contained page, hand-made inline SVG, no network.
+
+Also the small SVG board drawing used by the report and by ``kiwara rank --export``.
+"""
+from __future__ import annotations
+
+import html
+import math
+import time
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..errors import KiwaraError
+from ..formats import format_text
+from ..layout import Layout
+from .store import RankedLayout, Store
+
+PALETTE = ("#f4d58d", "#9fd8cb", "#f2a7a0", "#b8c5e8", "#cfe3a6", "#e3c1e8", "#f7c59f", "#c9c9c9",
+           "#a0d2eb", "#e8d5b5", "#d4a5a5", "#b5e8c9")
+INK, GRID_INK = "#2b2b2b", "#8a8a8a"
+
+
+# -- boards ------------------------------------------------------------------------------------
+SVG_NAMESPACE = ' xmlns="http://www.w3.org/2000/svg"'
+
+
+def board_svg(layout: Layout, cell: float = 18.0, labels: bool = True,
+              standalone: bool = False) -> str:
+    """The layout as a small SVG: territories tinted, rivers drawn thick, cells thin. Inline SVG
+    in HTML needs no namespace (so the report holds no URL at all); a standalone file does."""
+    w, h = layout.grid.width, layout.grid.height
+    pad = 2.0
+    parts = [f'<svg{SVG_NAMESPACE if standalone else ""} width="{w * cell + 2 * pad:g}" '
+             f'height="{h * cell + 2 * pad:g}" viewBox="{-pad:g} {-pad:g} {w * cell + 2 * pad:g} '
+             f'{h * cell + 2 * pad:g}" role="img" aria-label="board {" ".join(layout.rows)}">']
+    for c in layout.grid.cells:
+        x, y = layout.grid.col_of(c) * cell, layout.grid.row_of(c) * cell
+        fill = PALETTE[layout.assignment[c] % len(PALETTE)]
+        parts.append(f'<rect x="{x:g}" y="{y:g}" width="{cell:g}" height="{cell:g}" fill="{fill}" '
+                     f'stroke="{GRID_INK}" stroke-width="0.5"/>')
+    if labels:
+        for t in layout.territories:
+            c = t.cells[0]
+            x = (layout.grid.col_of(c) + 0.5) * cell
+            y = (layout.grid.row_of(c) + 0.5) * cell + cell * 0.17
+            parts.append(f'<text x="{x:g}" y="{y:g}" font-size="{cell * 0.5:g}" '
+                         f'text-anchor="middle" fill="{INK}" font-family="sans-serif">'
+                         f'{html.escape(t.name)}</text>')
+    for a, b in layout.river_edges():
+        ca, ra = layout.grid.col_of(a), layout.grid.row_of(a)
+        cb, rb = layout.grid.col_of(b), layout.grid.row_of(b)
+        if ra == rb:      # side by side: vertical river between the columns
+            x = max(ca, cb) * cell
+            x1, y1, x2, y2 = x, ra * cell, x, (ra + 1) * cell
+        else:             # one above the other: horizontal river
+            y = max(ra, rb) * cell
+            x1, y1, x2, y2 = ca * cell, y, (ca + 1) * cell, y
+        parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#1f5fa8" '
+                     f'stroke-width="{cell * 0.16:g}" stroke-linecap="round"/>')
+    parts.append(f'<rect x="0" y="0" width="{w * cell:g}" height="{h * cell:g}" fill="none" '
+                 f'stroke="{INK}" stroke-width="1.5"/></svg>')
+    return "".join(parts)
+
+
+def export_layouts(rows: Sequence[RankedLayout], directory: str | Path) -> list[Path]:
+    """Write each ranked layout as a layout file and an SVG board: ``rank01-layout17.txt``…"""
+    folder = Path(directory)
+    written = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, r in enumerate(rows, start=1):
+            stem = f"rank{i:02d}-layout{r.layout_id}"
+            text = folder / f"{stem}.txt"
+            text.write_text(f"# rank {i}, score {r.score:.3f}, {r.games} games "
+                            f"({r.agents}, variant {r.variant})\n" + format_text(r.layout),
+                            encoding="utf-8")
+            svg = folder / f"{stem}.svg"
+            svg.write_text(board_svg(r.layout, cell=40, standalone=True) + "\n", encoding="utf-8")
+            written += [text, svg]
+    except OSError as exc:
+        raise KiwaraError(f"{directory}: cannot export layouts: {exc.strerror}") from None
+    return written
+
+
+# -- plots -------------------------------------------------------------------------------------
+PLOT_W, PLOT_H, MARGIN_L, MARGIN_B, MARGIN_T, MARGIN_R = 420, 220, 46, 36, 12, 12
+
+
+def _axes(x0: float, x1: float, y0: float, y1: float, xlabel: str, ylabel: str,
+          xticks: Iterable[float], yticks: Iterable[float]) -> tuple[list[str], callable, callable]:
+    inner_w = PLOT_W - MARGIN_L - MARGIN_R
+    inner_h = PLOT_H - MARGIN_B - MARGIN_T
+
+    def sx(x: float) -> float:
+        return MARGIN_L + (x - x0) / ((x1 - x0) or 1) * inner_w
+
+    def sy(y: float) -> float:
+        return MARGIN_T + inner_h - (y - y0) / ((y1 - y0) or 1) * inner_h
+
+    out = [f'<svg width="{PLOT_W}" height="{PLOT_H}" '
+           f'viewBox="0 0 {PLOT_W} {PLOT_H}" font-family="sans-serif" font-size="10">',
+           f'<line x1="{MARGIN_L}" y1="{sy(y0):.1f}" x2="{PLOT_W - MARGIN_R}" y2="{sy(y0):.1f}" '
+           f'stroke="{INK}"/>',
+           f'<line x1="{MARGIN_L}" y1="{MARGIN_T}" x2="{MARGIN_L}" y2="{sy(y0):.1f}" stroke="{INK}"/>']
+    for t in xticks:
+        out.append(f'<line x1="{sx(t):.1f}" y1="{sy(y0):.1f}" x2="{sx(t):.1f}" '
+                   f'y2="{sy(y0) + 4:.1f}" stroke="{INK}"/><text x="{sx(t):.1f}" '
+                   f'y="{sy(y0) + 14:.1f}" text-anchor="middle">{t:g}</text>')
+    for t in yticks:
+        out.append(f'<line x1="{MARGIN_L - 4}" y1="{sy(t):.1f}" x2="{PLOT_W - MARGIN_R}" '
+                   f'y2="{sy(t):.1f}" stroke="#e4e4e4"/><text x="{MARGIN_L - 6}" '
+                   f'y="{sy(t) + 3:.1f}" text-anchor="end">{t:g}</text>')
+    out.append(f'<text x="{MARGIN_L + inner_w / 2:.1f}" y="{PLOT_H - 4}" text-anchor="middle">'
+               f'{html.escape(xlabel)}</text>')
+    out.append(f'<text x="12" y="{MARGIN_T + inner_h / 2:.1f}" text-anchor="middle" '
+               f'transform="rotate(-90 12 {MARGIN_T + inner_h / 2:.1f})">{html.escape(ylabel)}</text>')
+    return out, sx, sy
+
+
+def _nice_step(span: float, target: int = 5) -> float:
+    raw = span / max(target, 1)
+    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    step = _nice_step(hi - lo)
+    start = math.ceil(lo / step - 1e-9) * step
+    return [round(start + i * step, 10) for i in range(int((hi - start) / step + 1e-9) + 1)]
+
+
+def histogram_svg(values: Sequence[float], lo: float, hi: float, bins: int, xlabel: str,
+                  marker: float | None = None) -> str:
+    """Counts of ``values`` in ``bins`` equal bins over [lo, hi] (values outside are clamped)."""
+    counts = [0] * bins
+    for v in values:
+        k = int((v - lo) / (hi - lo) * bins) if hi > lo else 0
+        counts[min(max(k, 0), bins - 1)] += 1
+    top = max(counts) if counts and max(counts) else 1
+    step = _nice_step(top)
+    ytop = step * math.ceil(top / step)      # the axis ends on a labelled tick
+    out, sx, sy = _axes(lo, hi, 0, ytop, xlabel, "count", _ticks(lo, hi), _ticks(0, ytop))
+    width = (hi - lo) / bins
+    for k, n in enumerate(counts):
+        if n:
+            x0, x1 = sx(lo + k * width), sx(lo + (k + 1) * width)
+            out.append(f'<rect x="{x0 + 0.5:.1f}" y="{sy(n):.1f}" width="{max(x1 - x0 - 1, 0.5):.1f}" '
+                       f'height="{sy(0) - sy(n):.1f}" fill="#5b8fc7"><title>{n}</title></rect>')
+    if marker is not None:
+        out.append(f'<line x1="{sx(marker):.1f}" y1="{MARGIN_T}" x2="{sx(marker):.1f}" '
+                   f'y2="{sy(0):.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def integer_bins(low: float, high: float, most: int = 40) -> tuple[int, int, int]:
+    """(lo, hi, bins) for integer data: bins of an even whole width aligned on even numbers, so
+    every bin holds as many odd and even values — classic margins are all odd, and bins of
+    uneven width would make a comb of alternating bars."""
+    lo = math.floor(low)
+    lo -= lo % 2
+    hi = math.floor(high) + 1
+    width = max(2, math.ceil((hi - lo) / most))
+    width += width % 2
+    bins = max(1, math.ceil((hi - lo) / width))
+    return lo, lo + bins * width, bins
+
+
+def scatter_svg(points: Sequence[tuple[float, float]], xlabel: str, ylabel: str) -> str:
+    """Points, with the mean of y at each distinct x joined by a line."""
+    if not points:
+        return histogram_svg([], 0, 1, 1, xlabel)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1 = min(xs) - 1, max(xs) + 1
+    y0, y1 = min(0.0, min(ys)), max(1.0, max(ys))
+    out, sx, sy = _axes(x0, x1, y0, y1, xlabel, ylabel, _ticks(x0, x1), _ticks(y0, y1))
+    for x, y in points:
+        out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="2.5" fill="#5b8fc7" '
+                   f'fill-opacity="0.55"/>')
+    means = sorted((x, sum(y for px, y in points if px == x) / xs.count(x)) for x in set(xs))
+    path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in means)
+    out.append(f'<polyline points="{path}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- the page ----------------------------------------------------------------------------------
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.8em; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { padding: 4px 8px; border-bottom: 1px solid #ddd; text-align: right; vertical-align: middle; }
+th { background: #f3f3f3; } td.board { text-align: center; }
+.plots { display: flex; flex-wrap: wrap; gap: 1.5em; } figure { margin: 0; }
+figcaption { font-size: 0.85em; color: #555; max-width: 420px; }
+.note { color: #555; font-size: 0.85em; }
+"""
+
+
+def _fmt(value, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _interval(metric: dict | None) -> str:
+    if not metric or metric.get("value") is None:
+        return "–"
+    return f'{metric["value"]:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
+
+
+def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test report") -> str:
+    """The whole report as one HTML string."""
+    rows = store.ranked("score")
+    totals = store.totals()
+    margins = [r[0] for r in store.db.execute(
+        "SELECT g.score_first - g.score_second FROM games g JOIN experiments e ON "
+        "e.layout_id = g.layout_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id")]
+    pairings = sorted({(r.variant, r.agents) for r in rows})
+    first_rates = [r.values["first_player_win_rate"] for r in rows
+                   if r.values.get("first_player_win_rate") is not None]
+    body = [f"<h1>{html.escape(title)}</h1>",
+            f'<p>{totals["layouts"]} layouts, {totals["games"]:,} games stored; '
+            f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
+            f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
+            f'Intervals are 95 % (Wilson for rates, normal for means).</p>']
+    body.append(f"<h2>Top {min(top, len(rows))} layouts by layout score</h2>")
+    body.append("<table><tr><th>#</th><th>board</th><th>score</th><th>balance</th>"
+                "<th>1st-player win rate</th><th>mean margin</th><th>lead changes</th>"
+                "<th>decisiveness</th><th>skill gap</th><th>contested</th><th>rivers</th>"
+                "<th>sizes</th><th>games</th></tr>")
+    for i, r in enumerate(rows[:top], start=1):
+        m, v = r.metrics, r.values
+        body.append(
+            f"<tr><td>{i}</td><td class=board>{board_svg(r.layout)}<br>"
+            f'<span class="note">layout {r.layout_id}</span></td><td>{r.score:.3f}</td>'
+            f"<td>{_fmt(v.get('balance'))}</td><td>{_interval(m.get('first_player_win_rate'))}</td>"
+            f"<td>{_fmt(v.get('score_margin'), 2)}</td><td>{_fmt(v.get('lead_changes'), 2)}</td>"
+            f"<td>{_fmt(v.get('decisiveness'))}</td><td>{_interval(m.get('skill_gap'))}</td>"
+            f"<td>{_fmt(v.get('contestedness'))}</td><td>{r.rivers}</td>"
+            f"<td>{html.escape(r.size_mix)}</td><td>{r.games}</td></tr>")
+    body.append("</table>")
+    body.append("<h2>Distributions</h2><div class=plots>")
+    body.append("<figure>" + histogram_svg(first_rates, 0, 1, 20, "first-player win rate", 0.5) +
+                "<figcaption>First-player win rate across layouts (dashed: a fair 0.5).</figcaption>"
+                "</figure>")
+    if margins:
+        lo, hi, bins = integer_bins(min(margins), max(margins))
+        body.append("<figure>" + histogram_svg(margins, lo, hi, bins, "score margin (first − second)",
+                                               0) +
+                    f"<figcaption>Final score margin of all {len(margins):,} games.</figcaption>"
+                    "</figure>")
+    for key, label in (("score", "layout score"), ("first_player_win_rate", "first-player win rate")):
+        points = [(r.rivers, r.values[key]) for r in rows if r.values.get(key) is not None]
+        body.append("<figure>" + scatter_svg(points, "river segments", label) +
+                    f"<figcaption>{label.capitalize()} against the number of river segments "
+                    "(red: mean per river count).</figcaption></figure>")
+    body.append("</div>")
+    body.append('<p class="note">Layout score = weighted mean of balance (0.5), tension = 1 − '
+                "decisiveness (0.2), lead changes per move / 0.5 capped at 1 (0.1) and skill = 2 × (skill gap "
+                "− 0.5) (0.2); see the README, section Play-test lab.</p>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

@@ -1,0 +1,350 @@
+"""The results store: one SQLite file (stdlib ``sqlite3``) holding every game of every sweep.
+
+Safety, which is the point of this module:
+
+* every finished game is inserted in its own transaction, keyed UNIQUE by (layout, variant,
+  agents, game index) with ``INSERT OR IGNORE``: a game is either wholly stored or not at all,
+  and a game stored twice (two sweeps racing, or a resumed sweep) is kept once;
+* WAL journal with ``synchronous=NORMAL``: a committed game survives the process being killed at
+  any instant (``kill -9``); only a power cut may lose the last few commits, never corrupt the file;
+* a busy timeout, so two sweeps on one database wait for each other's short write transactions
+  instead of failing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import KiwaraError
+from ..formats import parse_text
+from ..layout import Layout
+from .matches import GameResult, Pairing
+from .metrics import METRIC_NAMES, Metrics, compute_metrics
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 60_000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS layouts (
+    id INTEGER PRIMARY KEY,
+    canonical TEXT NOT NULL UNIQUE,        -- rows of the canonical form, joined by newlines
+    width INTEGER NOT NULL, height INTEGER NOT NULL,
+    size_mix TEXT NOT NULL,                -- e.g. "3,3,5,5,7,7"
+    rivers INTEGER NOT NULL                -- river segments (sticks) on the board
+);
+CREATE TABLE IF NOT EXISTS variants (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    spec TEXT NOT NULL UNIQUE              -- JSON of the rule parameters that differ from classic
+);
+CREATE TABLE IF NOT EXISTS agent_configs (
+    id INTEGER PRIMARY KEY,
+    agent_a TEXT NOT NULL, agent_b TEXT NOT NULL,
+    UNIQUE (agent_a, agent_b)
+);
+CREATE TABLE IF NOT EXISTS games (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    game_index INTEGER NOT NULL,
+    master_seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,                 -- derived from master_seed and game_index
+    a_seat INTEGER NOT NULL,               -- 0: agent A opened with the totem
+    winner INTEGER,                        -- seat 0 / 1, NULL for a draw
+    score_first REAL NOT NULL, score_second REAL NOT NULL,
+    plies INTEGER NOT NULL, decisions INTEGER NOT NULL, branching REAL NOT NULL,
+    lead_changes INTEGER NOT NULL, decisiveness REAL,
+    okapi INTEGER,                         -- seat that took the Okapi
+    control TEXT NOT NULL,                 -- JSON list: final controller seat per territory
+    control_changes TEXT NOT NULL,         -- JSON list: majority changes per territory
+    seconds REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    UNIQUE (layout_id, variant_id, agents_id, game_index)
+);
+CREATE TABLE IF NOT EXISTS experiments (   -- what a sweep set out to measure
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),   -- stronger,weaker pairing, if any
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+CREATE TABLE IF NOT EXISTS metric_summaries (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),
+    games INTEGER NOT NULL, skill_games INTEGER NOT NULL,
+    score REAL NOT NULL,
+    vals TEXT NOT NULL,                    -- JSON {metric name: number}, for rank --by
+    metrics TEXT NOT NULL,                 -- JSON of every metric with its interval
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+"""
+
+
+class StoreError(KiwaraError):
+    """A results database that cannot be opened or does not hold what was asked."""
+
+
+def layout_key(layout: Layout) -> str:
+    return "\n".join(layout.canonical().rows)
+
+
+def variant_identity(variant: Any) -> tuple[str, str]:
+    """(name, spec): the spec is the JSON of the rules that differ from the defaults, so two
+    variant files with the same rules are one variant in the store."""
+    name = str(getattr(variant, "name", "") or "classic")
+    if hasattr(variant, "to_dict"):
+        table = variant.to_dict(only_changes=True)
+    elif dataclasses.is_dataclass(variant):
+        table = {k: v for k, v in dataclasses.asdict(variant).items() if k != "name"}
+    else:
+        table = {"repr": repr(variant)}
+    return name, json.dumps(table, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Ids of one (layout, variant, pairing) in a store."""
+
+    layout_id: int
+    variant_id: int
+    agents_id: int
+
+
+@dataclass(frozen=True)
+class RankedLayout:
+    layout: Layout
+    layout_id: int
+    variant: str
+    agents: str
+    games: int
+    rivers: int
+    size_mix: str
+    score: float
+    values: dict
+    metrics: dict
+
+
+class Store:
+    """A results database. Open one per process (``sqlite3`` connections do not cross processes)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                      isolation_level=None)   # we issue BEGIN / COMMIT ourselves
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            with self.transaction():
+                for statement in filter(str.strip, SCHEMA.split(";")):
+                    self.db.execute(statement)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                                (str(SCHEMA_VERSION),))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+        if mode.lower() != "wal":
+            raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
+        version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if version and int(version[0]) != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
+                             f"version {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- transactions ---------------------------------------------------------------------------
+    class _Transaction:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self):
+            # IMMEDIATE takes the write lock at once, so two writers queue on the busy timeout
+            # instead of deadlocking on a read-to-write upgrade
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind, value, tb) -> None:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def transaction(self) -> "_Transaction":
+        return Store._Transaction(self.db)
+
+    # -- registration --------------------------------------------------------------------------
+    def _get_or_insert(self, select: str, insert: str, key: tuple, values: tuple) -> int:
+        row = self.db.execute(select, key).fetchone()
+        if row:
+            return row[0]
+        with self.transaction() as db:
+            db.execute(insert, values)
+        return self.db.execute(select, key).fetchone()[0]
+
+    def layout_id(self, layout: Layout) -> int:
+        key = layout_key(layout)
+        return self._get_or_insert(
+            "SELECT id FROM layouts WHERE canonical = ?",
+            "INSERT OR IGNORE INTO layouts (canonical, width, height, size_mix, rivers) "
+            "VALUES (?, ?, ?, ?, ?)", (key,),
+            (key, layout.grid.width, layout.grid.height, ",".join(map(str, layout.size_mix)),
+             len(layout.river_edges())))
+
+    def variant_id(self, variant: Any) -> int:
+        name, spec = variant_identity(variant)
+        return self._get_or_insert("SELECT id FROM variants WHERE spec = ?",
+                                   "INSERT OR IGNORE INTO variants (name, spec) VALUES (?, ?)",
+                                   (spec,), (name, spec))
+
+    def agents_id(self, pairing: Pairing) -> int:
+        return self._get_or_insert(
+            "SELECT id FROM agent_configs WHERE agent_a = ? AND agent_b = ?",
+            "INSERT OR IGNORE INTO agent_configs (agent_a, agent_b) VALUES (?, ?)",
+            (pairing.a, pairing.b), (pairing.a, pairing.b))
+
+    def experiment(self, layout: Layout, variant: Any, pairing: Pairing) -> Experiment:
+        return Experiment(self.layout_id(layout), self.variant_id(variant), self.agents_id(pairing))
+
+    # -- games ---------------------------------------------------------------------------------
+    def stored_indices(self, exp: Experiment) -> set[int]:
+        rows = self.db.execute(
+            "SELECT game_index FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ?",
+            (exp.layout_id, exp.variant_id, exp.agents_id))
+        return {r[0] for r in rows}
+
+    def master_seeds(self, exp: Experiment) -> set[int]:
+        rows = self.db.execute(
+            "SELECT DISTINCT master_seed FROM games WHERE layout_id = ? AND variant_id = ? "
+            "AND agents_id = ?", (exp.layout_id, exp.variant_id, exp.agents_id))
+        return {r[0] for r in rows}
+
+    def add_game(self, exp: Experiment, master_seed: int, game: GameResult) -> bool:
+        """Store one finished game in its own transaction; False if it was already stored."""
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO games VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (exp.layout_id, exp.variant_id, exp.agents_id, game.index, master_seed, game.seed,
+                 game.a_seat, game.winner, game.scores[0], game.scores[1], game.plies,
+                 game.decisions, game.branching, game.lead_changes, game.decisiveness, game.okapi,
+                 json.dumps(list(game.control)), json.dumps(list(game.control_changes)),
+                 game.seconds, time.time()))
+            return cursor.rowcount == 1
+
+    def games(self, exp: Experiment) -> list[GameResult]:
+        rows = self.db.execute(
+            "SELECT game_index, seed, a_seat, winner, score_first, score_second, plies, decisions, "
+            "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds "
+            "FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ? "
+            "ORDER BY game_index", (exp.layout_id, exp.variant_id, exp.agents_id))
+        return [GameResult(index=r[0], seed=r[1], a_seat=r[2], winner=r[3], scores=(r[4], r[5]),
+                           plies=r[6], decisions=r[7], branching=r[8], lead_changes=r[9],
+                           decisiveness=r[10], okapi=r[11], control=tuple(json.loads(r[12])),
+                           control_changes=tuple(json.loads(r[13])), seconds=r[14])
+                for r in rows]
+
+    def game_counts(self) -> dict[tuple[int, int, int], int]:
+        rows = self.db.execute("SELECT layout_id, variant_id, agents_id, COUNT(*) FROM games "
+                               "GROUP BY layout_id, variant_id, agents_id")
+        return {(a, b, c): n for a, b, c, n in rows}
+
+    # -- metric summaries -------------------------------------------------------------------------
+    def layout(self, layout_id: int) -> Layout:
+        row = self.db.execute("SELECT canonical FROM layouts WHERE id = ?", (layout_id,)).fetchone()
+        if not row:
+            raise StoreError(f"{self.path}: no layout with id {layout_id}")
+        return parse_text(row[0])[0].layout
+
+    def summarise(self, exp: Experiment, skill: Experiment | None = None) -> Metrics:
+        """Recompute the metrics of an experiment from its games and store them."""
+        layout = self.layout(exp.layout_id)
+        games = self.games(exp)
+        skill_games = self.games(skill) if skill else []
+        metrics = compute_metrics(games, layout.names, layout.sizes, skill_games)
+        values = {name: metrics.value(name) for name in METRIC_NAMES}
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                        skill.agents_id if skill else None, len(games), len(skill_games),
+                        metrics.score, json.dumps(values), json.dumps(metrics.to_json()),
+                        time.time()))
+        return metrics
+
+    def register(self, exp: Experiment, skill: Experiment | None = None) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO experiments VALUES (?, ?, ?, ?)",
+                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                        skill.agents_id if skill else None))
+
+    def refresh_summaries(self) -> int:
+        """Recompute every summary that is missing or out of date (a sweep killed before its
+        final summaries, or another sweep adding games); returns how many were recomputed."""
+        counts = self.game_counts()
+        rows = self.db.execute(
+            "SELECT e.layout_id, e.variant_id, e.agents_id, e.skill_agents_id, s.games, "
+            "s.skill_games FROM experiments e LEFT JOIN metric_summaries s ON "
+            "s.layout_id = e.layout_id AND s.variant_id = e.variant_id AND "
+            "s.agents_id = e.agents_id").fetchall()
+        stale = 0
+        for lid, vid, aid, skill_id, games, skill_games in rows:
+            want = counts.get((lid, vid, aid), 0)
+            want_skill = counts.get((lid, vid, skill_id), 0) if skill_id else 0
+            if games != want or skill_games != want_skill:
+                self.summarise(Experiment(lid, vid, aid),
+                               Experiment(lid, vid, skill_id) if skill_id else None)
+                stale += 1
+        return stale
+
+    def ranked(self, by: str = "score", top: int | None = None, descending: bool = True,
+               variant: str | None = None, agents: str | None = None) -> list[RankedLayout]:
+        if by not in METRIC_NAMES:
+            raise StoreError(f"unknown metric {by!r}; choose from {', '.join(METRIC_NAMES)}")
+        rows = self.db.execute(
+            "SELECT s.layout_id, l.canonical, l.rivers, l.size_mix, v.name, a.agent_a, a.agent_b, "
+            "s.games, s.score, s.vals, s.metrics FROM metric_summaries s "
+            "JOIN layouts l ON l.id = s.layout_id JOIN variants v ON v.id = s.variant_id "
+            "JOIN agent_configs a ON a.id = s.agents_id").fetchall()
+        result = []
+        for lid, canonical, rivers, mix, vname, a, b, n, score, vals, metrics in rows:
+            pairing = f"{a},{b}"
+            if (variant and vname != variant) or (agents and pairing != agents):
+                continue
+            result.append(RankedLayout(parse_text(canonical)[0].layout, lid, vname, pairing, n,
+                                       rivers, mix, score, json.loads(vals), json.loads(metrics)))
+        present = [r for r in result if r.values.get(by) is not None]
+        absent = [r for r in result if r.values.get(by) is None]
+        # ties (common with few games per layout) are broken by the layout score, then the id
+        present.sort(key=lambda r: (-r.values[by] if descending else r.values[by], -r.score,
+                                    r.layout_id))
+        ordered = present + absent
+        return ordered[:top] if top else ordered
+
+    def totals(self) -> dict:
+        one = lambda sql: self.db.execute(sql).fetchone()[0]   # noqa: E731
+        return {"layouts": one("SELECT COUNT(*) FROM layouts"),
+                "games": one("SELECT COUNT(*) FROM games"),
+                "summaries": one("SELECT COUNT(*) FROM metric_summaries"),
+                "duplicates": one("SELECT COUNT(*) - COUNT(DISTINCT layout_id || ':' || variant_id "
+                                  "|| ':' || agents_id || ':' || game_index) FROM games")}
+
+    def integrity_ok(self) -> bool:
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def open_store(path: str | Path, must_exist: bool = False) -> Store:
+    if must_exist and not Path(path).exists():
+        raise StoreError(f"{path}: no such results database")
+    return Store(path)

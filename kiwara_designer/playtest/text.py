@@ -1,0 +1,91 @@
+"""Plain-text tables of metrics, comparisons and rankings (what the CLI prints)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .compare import Comparison
+from .metrics import Metrics
+from .stats import Proportion, Summary
+
+LABEL_WIDTH = 28
+
+
+def _p(p: Proportion) -> str:
+    if p.value is None:
+        return "n/a (no games)"
+    return f"{p.value:6.3f}  [{p.low:.3f}, {p.high:.3f}]  ({p.successes:g}/{p.trials})"
+
+
+def _s(s: Summary, digits: int = 2, signed: bool = False) -> str:
+    if s.mean is None:
+        return "n/a"
+    sign = "+" if signed else ""
+    return (f"{s.mean:{sign}7.{digits}f}  [{s.low:{sign}.{digits}f}, {s.high:{sign}.{digits}f}]"
+            f"  sd {s.std:.{digits}f}")
+
+
+def metric_lines(m: Metrics) -> list[tuple[str, str]]:
+    b = m.balance
+    rows = [
+        ("first-player win rate", _p(m.first_player_win)),
+        ("balance", f"{b[0]:6.3f}  [{b[1]:.3f}, {b[2]:.3f}]"),
+        ("draw rate", _p(m.draw_rate)),
+        ("score margin (1st - 2nd)", _s(m.margin, 1, signed=True)),
+        ("|score margin|", _s(m.abs_margin, 1)),
+        ("game length (plies)", _s(m.length, 1)),
+        ("branching factor", _s(m.branching, 1)),
+        ("decision moves", _s(m.decision_moves, 3)),
+        ("lead changes", _s(m.lead_changes, 2)),
+        ("lead changes per move", _s(m.lead_change_rate, 3)),
+        ("decisiveness", _s(m.decisiveness, 3)),
+        ("Okapi taker win rate", _p(m.okapi_taker_win)),
+        ("Okapi taken by 1st player", _p(m.okapi_first)),
+        ("agent A win rate", _p(m.agent_a_win)),
+        ("skill gap (strong vs weak)", _p(m.skill_gap) if m.skill_gap else "not measured"),
+    ]
+    return rows
+
+
+def format_metrics(m: Metrics, title: str) -> str:
+    lines = [title]
+    lines += [f"  {label:<{LABEL_WIDTH}}{value}" for label, value in metric_lines(m)]
+    lines.append(f"  {'territory control':<{LABEL_WIDTH}}size  1st    2nd    none   contested")
+    for t in m.territories:
+        lines.append(f"  {'  ' + t.name:<{LABEL_WIDTH}}{t.size:>4}  {t.first:.3f}  {t.second:.3f}  "
+                     f"{t.nobody:.3f}  {t.contested:.3f}")
+    lines.append(f"  {'layout score':<{LABEL_WIDTH}}{m.score:6.3f}")
+    return "\n".join(lines)
+
+
+def format_comparison(c: Comparison, title: str) -> str:
+    a, b = c.names
+    ma, mb = c.metrics
+    width = max(len(a), len(b), 24)
+    lines = [title, f"  {'':<{LABEL_WIDTH}}{a:<{width + 22}}{b}"]
+    for (label, va), (_, vb) in zip(metric_lines(ma), metric_lines(mb)):
+        lines.append(f"  {label:<{LABEL_WIDTH}}{va:<{width + 22}}{vb}")
+    lines.append(f"  {'layout score':<{LABEL_WIDTH}}{ma.score:<{width + 22}.3f}{mb.score:.3f}")
+    t, u, mt = c.win_rate_test, c.win_rate_unpaired, c.margin_test
+    verdict = "significant" if c.significant else "not significant"
+    lines += [
+        f"  first-player win rate {b} - {a}: {c.win_rate_difference:+.3f}; "
+        f"{t.name}: p = {t.p_value:.4g} ({verdict} at 0.05); {u.name}: z = {u.statistic:+.2f}, "
+        f"p = {u.p_value:.4g}",
+        f"  score margin {b} - {a}: {c.margin_difference:+.2f} points; "
+        f"{mt.name}: z = {mt.statistic:+.2f}, p = {mt.p_value:.4g}",
+    ]
+    return "\n".join(lines)
+
+
+def format_ranking(rows: Sequence, by: str) -> str:
+    header = (f"{'rank':>4}  {'layout':<6} {'score':>6} {by if by != 'score' else 'balance':>12} "
+              f"{'1st win':>7} {'games':>6} {'rivers':>6}  size mix      rows")
+    lines = [header]
+    for i, r in enumerate(rows, start=1):
+        shown = r.values.get(by if by != "score" else "balance")
+        shown_text = f"{shown:12.3f}" if isinstance(shown, (int, float)) else f"{'n/a':>12}"
+        first = r.values.get("first_player_win_rate")
+        lines.append(f"{i:>4}  #{r.layout_id:<5} {r.score:6.3f} {shown_text} "
+                     f"{first if first is None else format(first, '7.3f'):>7} {r.games:>6} "
+                     f"{r.rivers:>6}  {r.size_mix:<13} {' '.join(r.layout.rows)}")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Rules variants shipped with the package (TOML files; usable wherever a variant file is)."""

@@ -1,0 +1,110 @@
+"""`kiwara validate`, `show` and `layouts builtin`, through CliRunner and as a real process."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from kiwara_designer.cli import main
+
+CLASSIC = "A B C C C C\nA B B C F F\nA A B C C F\nD A B B B E\nD D E E E E\n"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_validate_builtin_and_file():
+    for target in ("classic", "layouts/classic.txt"):
+        result = run("validate", target)
+        assert result.exit_code == 0, result.output
+        assert "valid" in result.output and "25 of 30 sticks" in result.output
+        assert "this is the classic board" in result.output
+
+
+def test_president_valid_free_play_invalid_classic():
+    assert run("validate", "president").exit_code == 0
+    result = run("validate", "president", "--rules", "classic")
+    assert result.exit_code == 1
+    assert "territory D has 9 cells" in result.output
+
+
+@pytest.mark.parametrize("text,code,fragment", [
+    ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n", 1, "territory C is split into 2 pieces"),
+    ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n", 1, "{f5}"),
+    ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n", 1, "territory E has 4 cells {f4, c5, d5, e5}"),
+    ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEG\n", 1, "7 territories"),
+    ("ABCCCC\nABBCFF\nAABCC\nDABBBE\nDDEEEE\n", 2, "row 3 has 5 cells, expected 6 (line 3)"),
+    ("ABCCCC\nABBC%F\nAABCCF\nDABBBE\nDDEEEE\n", 2, "unknown character '%' at row 2, column 5"),
+    ("", 2, "empty input"),
+    ("# only a comment\n", 2, "no layout found"),
+])
+def test_bad_layouts_name_the_problem(tmp_path, text, code, fragment):
+    path = tmp_path / "board.txt"
+    path.write_text(text)
+    result = run("validate", str(path))
+    assert result.exit_code == code
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+
+
+def test_binary_and_huge_files(tmp_path):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes(range(256)) * 4)
+    result = run("validate", str(junk))
+    assert result.exit_code == 2 and "binary data" in result.output and str(junk) in result.output
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"ABC\xe9\n")
+    assert "not UTF-8" in run("validate", str(latin)).output
+    huge = tmp_path / "huge.txt"
+    huge.write_text("A" * 2_000_000)
+    result = run("validate", str(huge))
+    assert result.exit_code == 2 and "larger than 1,000,000 bytes" in result.output
+    assert run("validate", str(tmp_path)).exit_code == 2
+    assert "no such file" in run("validate", str(tmp_path / "missing.txt")).output
+
+
+def test_stdin_several_layouts_and_json():
+    two = CLASSIC + "\n" + "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n"
+    result = run("validate", "-", "--json", input=two)
+    assert result.exit_code == 1
+    payload = json.loads(result.output)
+    assert [r["valid"] for r in payload["results"]] == [True, False]
+    assert payload["results"][1]["line"] == 7
+    assert payload["results"][0]["facts"]["river_segments"] == 25
+    assert {p["kind"] for p in payload["results"][1]["problems"]} == {"split", "size"}
+
+
+def test_custom_rules():
+    result = run("validate", "-", "--width", "3", "--height", "2", "--territories", "2",
+                 "--sizes", "3", input="AAB\nABB\n")
+    assert result.exit_code == 0, result.output
+    assert run("validate", "-", "--sizes", "x,3", input=CLASSIC).exit_code == 2
+
+
+def test_show_draws_rivers():
+    result = run("show", "classic", "--no-colour")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[2] == "  1 | A | B | C   C   C   C |"      # rivers after a1 and b1, none inside C
+    assert lines[3] == "    +   +   +---+   +---+---+"      # river under c1 only... and e1, f1
+    assert "25 river segments" in result.output
+
+
+def test_layouts_builtin():
+    result = run("layouts", "builtin", "--json")
+    names = [row["name"] for row in json.loads(result.output)]
+    assert {"classic", "president"} <= set(names)
+
+
+def test_exit_codes_from_a_real_process(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01\x02")
+    cases = [(["validate", "classic"], 0), (["validate", "president", "--rules", "classic"], 1),
+             (["validate", str(bad)], 2), (["validate"], 2), (["nonsense"], 2)]
+    for args, code in cases:
+        proc = subprocess.run([sys.executable, "-m", "kiwara_designer.cli", *args],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == code, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr

@@ -1,0 +1,270 @@
+"""Matches, the results store and sweeps, on the toy game (fast, independent of the engine):
+determinism across worker counts, resume after SIGKILL, two writers, the Dask path."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kiwara_designer.playtest import Pairing, Store, StoreError, play_game, play_match, run_sweep
+from kiwara_designer.playtest.matches import agent_a_seat
+
+sys.path.insert(0, str(Path(__file__).parent))
+from playtest_toy import LAYOUTS, SMALL, TOY_KIT, ToyVariant  # noqa: E402
+
+TESTS = Path(__file__).parent
+
+
+def test_match_is_deterministic_whatever_the_worker_count():
+    one = play_match(SMALL, None, "random", games=40, seed=11, workers=1, kit=TOY_KIT)
+    two = play_match(SMALL, None, "random", games=40, seed=11, workers=2, kit=TOY_KIT)
+    assert one == two
+    assert [g.index for g in one] == list(range(40))
+    other = play_match(SMALL, None, "random", games=40, seed=12, workers=1, kit=TOY_KIT)
+    assert one != other
+
+
+def test_seats_alternate_and_any_game_replays_alone():
+    games = play_match(SMALL, None, "first,random", games=6, seed=5, workers=1, kit=TOY_KIT)
+    assert [g.a_seat for g in games] == [0, 1, 0, 1, 0, 1]
+    assert [agent_a_seat(i) for i in range(4)] == [0, 1, 0, 1]
+    alone = play_game(SMALL, ToyVariant(), Pairing("first", "random"), 5, 3, TOY_KIT)
+    assert alone == games[3]
+
+
+def test_a_stronger_toy_agent_wins_more():
+    games = play_match(SMALL, None, "greedy,first", games=40, seed=1, workers=1, kit=TOY_KIT)
+    a_wins = sum(g.winner_agent == "a" for g in games)
+    b_wins = sum(g.winner_agent == "b" for g in games)
+    assert a_wins > b_wins
+
+
+def test_bad_pairing_is_a_user_error():
+    with pytest.raises(Exception, match="agent specs"):
+        Pairing.parse("a,b,c")
+    with pytest.raises(Exception, match="at least 1"):
+        play_match(SMALL, None, "random", games=0, kit=TOY_KIT)
+
+
+# -- store --------------------------------------------------------------------------------------
+def count_games(db: Path) -> list[tuple[int, int, int]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT layout_id, COUNT(*), COUNT(DISTINCT game_index) FROM games "
+                            "GROUP BY layout_id ORDER BY layout_id").fetchall()
+
+
+def test_sweep_stores_every_game_once_and_resumes(tmp_path):
+    db = tmp_path / "r.sqlite"
+    with Store(db) as store:
+        first = run_sweep(store, LAYOUTS[:3], None, "random", games=10, seed=2, workers=1,
+                          kit=TOY_KIT)
+        assert (first.games_wanted, first.games_played, first.games_stored) == (30, 30, 30)
+        again = run_sweep(store, LAYOUTS[:3], None, "random", games=12, seed=2, workers=2,
+                          kit=TOY_KIT)
+        assert (again.games_already_stored, again.games_played, again.games_stored) == (30, 6, 6)
+        assert store.totals()["duplicates"] == 0
+        assert store.integrity_ok()
+        # the store's games are exactly those of a fresh match, whatever the worker count
+        exp = store.experiment(LAYOUTS[0].canonical(), ToyVariant(), Pairing("random", "random"))
+        stored = store.games(exp)
+        fresh = play_match(LAYOUTS[0].canonical(), None, "random", games=12, seed=2, workers=1,
+                           kit=TOY_KIT)
+        assert stored == fresh
+        ranked = store.ranked()
+        assert len(ranked) == 3 and all(r.games == 12 for r in ranked)
+        assert ranked[0].score >= ranked[-1].score
+    assert count_games(db) == [(1, 12, 12), (2, 12, 12), (3, 12, 12)]
+
+
+def test_resuming_with_another_seed_is_refused(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=1, workers=1, kit=TOY_KIT)
+        with pytest.raises(StoreError, match="seed 1"):
+            run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=2, workers=1, kit=TOY_KIT)
+
+
+def test_skill_games_are_summarised(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, kit=TOY_KIT,
+                  skill="greedy,first", skill_games=8)
+        for r in store.ranked():
+            assert r.metrics["skill_gap"]["trials"] == 8
+            assert r.games == 6
+
+
+def test_not_a_database_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("this is not sqlite " * 100)
+    with pytest.raises(StoreError, match="not a usable results database"):
+        Store(bad)
+
+
+SWEEP_SCRIPT = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests!r})
+    from playtest_toy import LAYOUTS, TOY_KIT
+    from kiwara_designer.playtest import Store, run_sweep
+    with Store({db!r}) as store:
+        run_sweep(store, LAYOUTS, None, "slow", games={games}, seed=9, workers=2, kit=TOY_KIT)
+""")
+
+
+def stored_games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=10) as conn:
+            return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:     # tables not created yet
+        return 0
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"      # a zombie has ended; only its exit status is left
+
+
+def wait_gone(pids: list[int], seconds: float) -> bool:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    for p in pids:           # never leave processes behind, even when the test fails
+        if alive(p):
+            os.kill(p, signal.SIGKILL)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
+    db, games = tmp_path / "kill.sqlite", 8
+    script = SWEEP_SCRIPT.format(tests=str(TESTS), db=str(db), games=games)
+    total = len(LAYOUTS) * games
+    for kill_after, whole_group in ((10, False), (25, True)):
+        proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+        deadline = time.time() + 30
+        while stored_games(db) < kill_after and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the sweep finished before it could be killed"
+        workers = children_of(proc.pid)
+        if whole_group:     # the sweep and its worker processes, all at once
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:               # only the sweep: its workers must notice and end
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert kill_after <= stored_games(db) < total
+        assert workers and wait_gone(workers, 5.0), "orphan workers kept running"
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert count_games(db) == [(i, games, games) for i in range(1, len(LAYOUTS) + 1)]
+    with Store(db) as store:
+        assert store.integrity_ok()
+        assert len(store.ranked()) == len(LAYOUTS)
+        exp = store.experiment(LAYOUTS[4].canonical(), ToyVariant(), Pairing("slow", "slow"))
+        fresh = play_match(LAYOUTS[4].canonical(), None, "random", games=games, seed=9,
+                           workers=1, kit=TOY_KIT)
+        # "slow" is "random" with a delay: the resumed store holds exactly the seeded games
+        assert [g.scores for g in store.games(exp)] == [g.scores for g in fresh]
+
+
+WRITER_SCRIPT = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests!r})
+    from playtest_toy import LAYOUTS, TOY_KIT
+    from kiwara_designer.playtest import Store, run_sweep
+    with Store({db!r}) as store:
+        run_sweep(store, LAYOUTS{part}, None, "random", games=30, seed=4, workers=1, kit=TOY_KIT)
+""")
+
+
+def test_two_sweeps_on_one_database(tmp_path):
+    db = tmp_path / "shared.sqlite"
+    # overlapping layout sets: both processes race to store the same games of LAYOUTS[2:4]
+    procs = [subprocess.Popen([sys.executable, "-c",
+                               WRITER_SCRIPT.format(tests=str(TESTS), db=str(db), part=part)])
+             for part in ("[:4]", "[2:]")]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    assert count_games(db) == [(i, 30, 30) for i in range(1, len(LAYOUTS) + 1)]
+    with Store(db) as store:
+        assert store.integrity_ok()
+        assert store.totals()["duplicates"] == 0
+
+
+def test_dask_local_cluster_path(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, Store(tmp_path / "dask.sqlite") as store:
+        summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, kit=TOY_KIT,
+                            scheduler=client)
+        assert summary.games_stored == 24
+        exp = store.experiment(LAYOUTS[1].canonical(), ToyVariant(), Pairing("random", "random"))
+        local = play_match(LAYOUTS[1].canonical(), None, "random", games=8, seed=3, workers=1,
+                           kit=TOY_KIT)
+        assert store.games(exp) == local
+        # and through the scheduler's address, as `--scheduler tcp://…` does
+        again = run_sweep(store, LAYOUTS[:4], None, "random", games=8, seed=3, kit=TOY_KIT,
+                          scheduler=cluster.scheduler_address)
+        assert (again.games_already_stored, again.games_stored) == (24, 8)
+
+
+def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
+    from kiwara_designer.playtest import play_to_precision
+    from kiwara_designer.playtest.stats import wilson_interval
+    games = play_to_precision(SMALL, None, "random", 0.05, seed=2, workers=1, kit=TOY_KIT,
+                              first_round=50)
+    wins = sum(g.winner == 0 for g in games) + sum(g.winner is None for g in games) / 2
+    low, high = wilson_interval(wins, len(games))
+    assert (high - low) / 2 <= 0.05
+    assert len(games) < 450          # ±5 % needs about 385 games at a rate near 0.5
+    assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, kit=TOY_KIT)
+
+
+def test_sweep_streams_layouts_and_reports_progress(tmp_path):
+    seen = []
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=5, seed=1, workers=1, kit=TOY_KIT,
+                  progress=lambda done, total: seen.append((done, total)))
+        assert seen[-1] == (10, 10) and all(total == 10 for _, total in seen)
+        seen.clear()
+        # a lazy iterator of unknown length: resumed games count as done, no total
+        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), None, "random", games=5,
+                            seed=1, workers=2, kit=TOY_KIT,
+                            progress=lambda done, total: seen.append((done, total)))
+        assert (summary.layouts, summary.games_already_stored, summary.games_played) == (3, 10, 5)
+        assert seen[-1] == (15, None)
+
+
+def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
+    # a sweep killed before its final summaries leaves games without summaries
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, kit=TOY_KIT)
+        before = {r.layout_id: r.metrics for r in store.ranked()}
+        store.db.execute("DELETE FROM metric_summaries")
+        assert store.ranked() == []
+        assert store.refresh_summaries() == 2
+        assert {r.layout_id: r.metrics for r in store.ranked()} == before
+        assert store.refresh_summaries() == 0      # up to date: nothing recomputed

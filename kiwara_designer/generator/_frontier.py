@@ -79,9 +79,12 @@ class Frontier:
                             last: bool):
         """What each action does to a frontier labelling, independent of sizes and rivers.
 
-        Returns tuples (action, piece the cell joins, merged piece or -1, pair bits added,
-        new labels, old piece -> new piece (-1: gone), closing old pieces).
-        Old pieces are numbered 0..P-1; P stands for a fresh piece.
+        Old pieces are numbered 0..P-1 and P stands for a fresh one. Each option is a tuple:
+        action; the piece the cell joins; the piece merged into it (-1: none); the river bit
+        that forbids that merge; river pair bits the move adds; the new labels; for each new
+        piece the old piece it continues; the old pieces that close; the new number of the
+        cell's piece (-1: it closes); old piece -> new number (-1: gone); a cache of how river
+        masks are renumbered.
         """
         up = labels[slot]
         left = labels[slot - 1] if slot > 0 else -1

@@ -4,8 +4,9 @@ A layout fixed by a symmetry ``g`` maps every territory onto a territory. Take t
 cell in reading order; its territory ``T`` is a connected set of an allowed size, and ``g(T)``,
 ``g²(T)``, … must each be ``T`` itself or disjoint from it and from one another. Placing the whole
 orbit at once and recursing on the first free cell again builds every fixed layout exactly once.
-Fixed layouts are rare (a 6 × 5 board has about a thousand times fewer than layouts), so this
-search, memoised on the set of covered cells, is fast enough and obviously exact.
+Fixed layouts are rare (on the 6 × 5 board about 6,000 against 11 million layouts), so this
+search, memoised on the set of covered cells, is fast enough and obviously exact. Its table also
+unranks fixed layouts, which class sampling draws from.
 """
 from __future__ import annotations
 

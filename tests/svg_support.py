@@ -7,6 +7,20 @@ import xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 
 
+def expected_rivers(rows: list[str], cell: float) -> set[tuple[float, float, float, float]]:
+    """Every cut edge from the rows themselves, as board-local segments (top/left end first)."""
+    segments = set()
+    for r, row in enumerate(rows):
+        for c, label in enumerate(row):
+            if c + 1 < len(row) and row[c + 1] != label:      # wall on the cell's right side
+                segments.add((round((c + 1) * cell, 3), round(r * cell, 3),
+                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
+            if r + 1 < len(rows) and rows[r + 1][c] != label:  # wall under the cell
+                segments.add((round(c * cell, 3), round((r + 1) * cell, 3),
+                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
+    return segments
+
+
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 

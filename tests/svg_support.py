@@ -54,6 +54,16 @@ def line_coords(element: ET.Element) -> tuple[float, float, float, float]:
     return tuple(round(float(element.get(k)), 3) for k in ("x1", "y1", "x2", "y2"))
 
 
+def rivers_drawn(element: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The river lines below ``element``, each as its rounded (x1, y1, x2, y2)."""
+    return [line_coords(e) for e in find_class(element, "river")]
+
+
+def size_mm(root: ET.Element) -> tuple[float, float]:
+    """The document's width and height, which must be given in millimetres."""
+    return length_mm(root.get("width")), length_mm(root.get("height"))
+
+
 def texts(root: ET.Element, class_name: str) -> list[ET.Element]:
     return [e for e in root.iter(NS + "text") if class_name in classes(e)]
 

@@ -11,7 +11,7 @@ from kiwara_designer import load_layout
 from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, RuleVariant
 from kiwara_designer.playtest import play_match, replay_game
-from svg_support import board_group, expected_rivers, find_class, length_mm, line_coords, parse
+from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 
@@ -105,8 +105,8 @@ def test_sweep_rank_export_and_report(tmp_path):
     for row in rows:
         (board,) = (tmp_path / "best").glob(f"rank{row['rank']:02d}-layout{row['layout_id']}.svg")
         root = parse(board.read_text())
-        assert (length_mm(root.get("width")), length_mm(root.get("height"))) == (297, 210)
-        drawn = [line_coords(e) for e in find_class(board_group(root), "river")]
+        assert size_mm(root) == (297, 210)
+        drawn = rivers_drawn(board_group(root))
         assert len(drawn) == len(set(drawn)) and set(drawn) == expected_rivers(row["rows"], 25)
     letter = run("rank", "--db", db, "--top", "1", "--export", str(tmp_path / "letter"),
                  "--paper", "letter")
@@ -114,7 +114,7 @@ def test_sweep_rank_export_and_report(tmp_path):
     assert "2 files written" in letter.output
     (board,) = (tmp_path / "letter").glob("rank01-*.svg")
     root = parse(board.read_text())
-    assert (length_mm(root.get("width")), length_mm(root.get("height"))) == (279.4, 215.9)
+    assert size_mm(root) == (279.4, 215.9)
     table = run("rank", "--db", db, "--by", "lead_changes", "--top", "1")
     assert table.exit_code == 0 and len(table.output.strip().splitlines()) == 2
     out = tmp_path / "report.html"

@@ -8,15 +8,14 @@ from xml.etree import ElementTree
 
 import pytest
 
-from kiwara_designer import Layout
 from kiwara_designer.playtest import Store, run_sweep
 from kiwara_designer.printing import LETTER, PrintOptions
 from kiwara_designer.playtest.report import export_layouts, histogram_svg, render_report
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, TOY_KIT  # noqa: E402
-from svg_support import (NS, board_group, expected_rivers, find_class, length_mm,  # noqa: E402
-                         line_coords, parse)
+from svg_support import (NS, board_group, expected_rivers, find_class, parse,  # noqa: E402
+                         rivers_drawn, size_mm)
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr"}
 SVG_LEAVES = {"rect", "line", "circle", "polyline", "path"}
@@ -91,7 +90,7 @@ def test_report_boards_draw_every_river_once(report_html):
         boards += 1
         rows = root.get("aria-label").removeprefix("board ").split()
         assert len(find_class(root, "cell")) == sum(map(len, rows))
-        drawn = [line_coords(e) for e in find_class(root, "river")]
+        drawn = rivers_drawn(root)
         assert len(drawn) == len(set(drawn)) and set(drawn) == expected_rivers(rows, 18)
     assert boards == 4
 
@@ -117,7 +116,7 @@ def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
         assert board.name == f"rank{rank:02d}-layout{row.layout_id}.svg"
         root = parse(board.read_text())
         # an A4 landscape sheet in millimetres, one user unit = 1 mm: prints at true scale
-        assert (length_mm(root.get("width")), length_mm(root.get("height"))) == (297, 210)
+        assert size_mm(root) == (297, 210)
         assert [float(v) for v in root.get("viewBox").split()] == [0, 0, 297, 210]
         # the toy boards are 4 x 3, the piece (4 + 2) by (3 + 2) cells; by hand, the default cell
         # fits both papers: A4 with the 52 mm title block beside it after 6 mm (6c + 58 <= 277,
@@ -125,7 +124,7 @@ def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
         # c = 34 mm (at 35, 197 > 195.9)
         cells = find_class(board_group(root), "cell")
         assert len(cells) == 12 and {float(c.get("width")) for c in cells} == {34.0}
-        drawn = [line_coords(e) for e in find_class(board_group(root), "river")]
+        drawn = rivers_drawn(board_group(root))
         assert len(drawn) == len(set(drawn))
         assert set(drawn) == expected_rivers(list(row.layout.rows), 34)
         title = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
@@ -138,7 +137,7 @@ def test_export_on_other_paper(tmp_path):
         rows = store.ranked()
     (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER)) if p.suffix == ".svg"]
     root = parse(board.read_text())
-    assert (length_mm(root.get("width")), length_mm(root.get("height"))) == (279.4, 215.9)
+    assert size_mm(root) == (279.4, 215.9)
 
 
 def test_integer_bins_hold_one_width_of_whole_numbers():

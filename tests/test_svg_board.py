@@ -10,13 +10,14 @@ from kiwara_designer.printing import (A4, LETTER, Paper, PrintError, PrintOption
                                       default_cell_mm)
 from kiwara_designer.printing.board import RIVER_COLOUR, TINTS
 from svg_support import (NS, board_group, bounds, classes, expected_rivers, find_class, length_mm,
-                         line_coords, parse, relative_luminance_lstar, texts, translate_of)
+                         line_coords, parse, relative_luminance_lstar, rivers_drawn, texts,
+                         translate_of)
 
 CLASSIC_ROWS = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 
 
 def drawn_rivers(root) -> list[tuple[float, float, float, float]]:
-    return [line_coords(e) for e in find_class(board_group(root), "river")]
+    return rivers_drawn(board_group(root))
 
 
 def single_page(layout: Layout, options: PrintOptions = PrintOptions(), title="t"):

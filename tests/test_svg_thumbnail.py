@@ -7,20 +7,16 @@ from hypothesis import strategies as st
 from kiwara_designer import Layout, load_layout
 from kiwara_designer.printing import PrintOptions, board_pages, board_thumbnail
 from kiwara_designer.printing.board import RIVER_COLOUR
-from svg_support import NS, classes, expected_rivers, find_class, line_coords, parse
+from svg_support import NS, classes, expected_rivers, find_class, parse, rivers_drawn
 
 CLASSIC_SIZES = {"A": 5, "B": 7, "C": 7, "D": 3, "E": 5, "F": 3}
-
-
-def drawn_rivers(root) -> list[tuple[float, float, float, float]]:
-    return [line_coords(e) for e in find_class(root, "river")]
 
 
 def test_hand_checked_rivers_cells_and_namespace():
     layout = Layout.from_rows(["AAB", "ACB"])
     svg = board_thumbnail(layout)
     # rivers by hand at 18 px a cell: b1|c1 and b2|c2 (x = 36), a2|b2 (x = 18), b1 over b2 (y = 18)
-    assert sorted(drawn_rivers(parse(svg))) == sorted([(36, 0, 36, 18), (36, 18, 36, 36),
+    assert sorted(rivers_drawn(parse(svg))) == sorted([(36, 0, 36, 18), (36, 18, 36, 36),
                                                        (18, 18, 18, 36), (18, 18, 36, 18)])
     assert svg.count("<line") == 4 == len(layout.river_edges())
     assert svg.count("<rect") == 6 + 1      # the cells and the border
@@ -37,7 +33,7 @@ def test_every_river_drawn_once_on_its_cut_edge(width, height, cell, data):
                                 max_size=width * height))
     rows = ["".join(labels[r * width:(r + 1) * width]) for r in range(height)]
     root = parse(board_thumbnail(Layout.from_rows(rows), cell=cell))
-    drawn = drawn_rivers(root)
+    drawn = rivers_drawn(root)
     assert len(drawn) == len(set(drawn))
     assert set(drawn) == expected_rivers(rows, cell)
     for element in root.iter():

@@ -9,8 +9,8 @@ from xml.etree import ElementTree
 import pytest
 
 from kiwara_designer.playtest import Store, run_sweep
-from kiwara_designer.printing import LETTER, PrintOptions
 from kiwara_designer.playtest.report import export_layouts, histogram_svg, render_report
+from kiwara_designer.printing import LETTER, PrintOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, TOY_KIT  # noqa: E402

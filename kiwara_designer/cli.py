@@ -802,20 +802,30 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 @click.option("--variant", "variant_name", help="Only this variant (its name).")
 @click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
-              help="Write the ranked layouts to DIR as layout files (and SVG boards).")
+              help="Write the ranked layouts to DIR as layout files and printable SVG boards.")
+@click.option("--paper", metavar="a4|letter|WxH",
+              help="Paper of the exported boards (as kiwara export) [default: a4].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> None:
+def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_json) -> None:
     """List the best layouts of a results database.
+
+    --export DIR writes each one as a layout file (rank01-layout17.txt) and a true-scale
+    printable board (rank01-layout17.svg, as kiwara export draws it).
 
     \b
     Examples:
       kiwara rank --db results.sqlite
-      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
       kiwara rank --db results.sqlite --by decisiveness --ascending --json
     """
     from .playtest import open_store
     from .playtest.report import export_layouts
     from .playtest.text import format_ranking
+    from .printing import Paper, PrintOptions
+
+    if paper and not export_dir:
+        raise click.UsageError("--paper only applies with --export")
+    options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
 
     with open_store(db, must_exist=True) as store:
         store.refresh_summaries()
@@ -830,7 +840,7 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, as_json) -> N
     else:
         click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
     if export_dir:
-        written = export_layouts(rows, export_dir)
+        written = export_layouts(rows, export_dir, options)
         click.echo(f"{len(written)} files written to {export_dir}/", err=True)
 
 

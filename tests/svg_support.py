@@ -7,6 +7,20 @@ import xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 
 
+def expected_rivers(rows: list[str], cell: float) -> set[tuple[float, float, float, float]]:
+    """Every cut edge from the rows themselves, as board-local segments (top/left end first)."""
+    segments = set()
+    for r, row in enumerate(rows):
+        for c, label in enumerate(row):
+            if c + 1 < len(row) and row[c + 1] != label:      # wall on the cell's right side
+                segments.add((round((c + 1) * cell, 3), round(r * cell, 3),
+                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
+            if r + 1 < len(rows) and rows[r + 1][c] != label:  # wall under the cell
+                segments.add((round(c * cell, 3), round((r + 1) * cell, 3),
+                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
+    return segments
+
+
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
@@ -38,6 +52,16 @@ def length_mm(value: str) -> float:
 
 def line_coords(element: ET.Element) -> tuple[float, float, float, float]:
     return tuple(round(float(element.get(k)), 3) for k in ("x1", "y1", "x2", "y2"))
+
+
+def rivers_drawn(element: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The river lines below ``element``, each as its rounded (x1, y1, x2, y2)."""
+    return [line_coords(e) for e in find_class(element, "river")]
+
+
+def size_mm(root: ET.Element) -> tuple[float, float]:
+    """The document's width and height, which must be given in millimetres."""
+    return length_mm(root.get("width")), length_mm(root.get("height"))
 
 
 def texts(root: ET.Element, class_name: str) -> list[ET.Element]:

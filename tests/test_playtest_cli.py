@@ -11,6 +11,7 @@ from kiwara_designer import load_layout
 from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, RuleVariant
 from kiwara_designer.playtest import play_match, replay_game
+from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 
@@ -99,6 +100,21 @@ def test_sweep_rank_export_and_report(tmp_path):
     assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical().rows,
                                                 load_layout("president").canonical().rows}
     assert len(list((tmp_path / "best").glob("*.txt"))) == 2
+    # and a printable board per layout: an A4 sheet in mm, the classic-size board at its 25 mm
+    # default cell (see test_svg_board), every river once on its cut edge
+    for row in rows:
+        (board,) = (tmp_path / "best").glob(f"rank{row['rank']:02d}-layout{row['layout_id']}.svg")
+        root = parse(board.read_text())
+        assert size_mm(root) == (297, 210)
+        drawn = rivers_drawn(board_group(root))
+        assert len(drawn) == len(set(drawn)) and set(drawn) == expected_rivers(row["rows"], 25)
+    letter = run("rank", "--db", db, "--top", "1", "--export", str(tmp_path / "letter"),
+                 "--paper", "letter")
+    assert letter.exit_code == 0, letter.output
+    assert "2 files written" in letter.output
+    (board,) = (tmp_path / "letter").glob("rank01-*.svg")
+    root = parse(board.read_text())
+    assert size_mm(root) == (279.4, 215.9)
     table = run("rank", "--db", db, "--by", "lead_changes", "--top", "1")
     assert table.exit_code == 0 and len(table.output.strip().splitlines()) == 2
     out = tmp_path / "report.html"
@@ -116,6 +132,8 @@ def test_sweep_rank_export_and_report(tmp_path):
     (["compare", "--variant", "classic"], "exactly twice"),
     (["sweep", "--db", "x.sqlite"], "exactly one of"),
     (["rank", "--db", "missing.sqlite"], "no such results database"),
+    (["rank", "--db", "missing.sqlite", "--export", "d", "--paper", "a5"], "unknown paper 'a5'"),
+    (["rank", "--db", "missing.sqlite", "--paper", "letter"], "--paper only applies with --export"),
 ])
 def test_user_errors_are_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

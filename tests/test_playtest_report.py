@@ -8,13 +8,14 @@ from xml.etree import ElementTree
 
 import pytest
 
-from kiwara_designer import Layout
 from kiwara_designer.playtest import Store, run_sweep
-from kiwara_designer.playtest.report import (board_svg, export_layouts, histogram_svg,
-                                             render_report)
+from kiwara_designer.playtest.report import export_layouts, histogram_svg, render_report
+from kiwara_designer.printing import LETTER, PrintOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, TOY_KIT  # noqa: E402
+from svg_support import (NS, board_group, expected_rivers, find_class, parse,  # noqa: E402
+                         rivers_drawn, size_mm)
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr"}
 SVG_LEAVES = {"rect", "line", "circle", "polyline", "path"}
@@ -77,14 +78,21 @@ def test_each_svg_of_the_report_parses_as_xml(report_html):
     assert seen == 8
 
 
-def test_board_svg_draws_one_thick_line_per_river():
-    layout = Layout.from_rows(["AAB", "ACB"])
-    # rivers by hand: b1|c1 (A|B), a2|b2 (A|C), b2|c2 (C|B), b1 over b2 (A over C): 4
-    svg = board_svg(layout)
-    assert svg.count("<line") == 4 == len(layout.river_edges())
-    assert svg.count("<rect") == 6 + 1
-    assert "http" not in svg
-    assert 'xmlns="http://www.w3.org/2000/svg"' in board_svg(layout, standalone=True)
+def test_report_boards_draw_every_river_once(report_html):
+    boards = 0
+    start = 0
+    while (start := report_html.find("<svg", start)) != -1:
+        end = report_html.index("</svg>", start) + len("</svg>")
+        root = ElementTree.fromstring(report_html[start:end])
+        start = end
+        if not find_class(root, "cell"):
+            continue                      # a plot
+        boards += 1
+        rows = root.get("aria-label").removeprefix("board ").split()
+        assert len(find_class(root, "cell")) == sum(map(len, rows))
+        drawn = rivers_drawn(root)
+        assert len(drawn) == len(set(drawn)) and set(drawn) == expected_rivers(rows, 18)
+    assert boards == 4
 
 
 def test_histogram_counts_by_hand():
@@ -94,15 +102,42 @@ def test_histogram_counts_by_hand():
     assert titles == ["2", "3"]      # [0, 0.5): 0.1, 0.12; [0.5, 1]: 0.55, 0.9, 1.0
 
 
-def test_export_writes_layout_files_that_read_back(tmp_path):
+def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
     from kiwara_designer import load_layout
     with Store(tmp_path / "r.sqlite") as store:
         run_sweep(store, LAYOUTS[:2], None, "random", games=4, seed=1, workers=1, kit=TOY_KIT)
         rows = store.ranked()
     files = export_layouts(rows, tmp_path / "best")
     texts = sorted(p for p in files if p.suffix == ".txt")
-    assert len(texts) == 2 and len(files) == 4
+    boards = sorted(p for p in files if p.suffix == ".svg")
+    assert len(texts) == 2 and len(boards) == 2 and len(files) == 4
     assert {load_layout(str(p)) for p in texts} == {r.layout for r in rows}
+    for rank, (row, board) in enumerate(zip(rows, boards), start=1):
+        assert board.name == f"rank{rank:02d}-layout{row.layout_id}.svg"
+        root = parse(board.read_text())
+        # an A4 landscape sheet in millimetres, one user unit = 1 mm: prints at true scale
+        assert size_mm(root) == (297, 210)
+        assert [float(v) for v in root.get("viewBox").split()] == [0, 0, 297, 210]
+        # the toy boards are 4 x 3, the piece (4 + 2) by (3 + 2) cells; by hand, the default cell
+        # fits both papers: A4 with the 52 mm title block beside it after 6 mm (6c + 58 <= 277,
+        # 5c <= 190) and Letter with the 16 mm strip below it (6c <= 259.4, 5c + 22 <= 195.9):
+        # c = 34 mm (at 35, 197 > 195.9)
+        cells = find_class(board_group(root), "cell")
+        assert len(cells) == 12 and {float(c.get("width")) for c in cells} == {34.0}
+        drawn = rivers_drawn(board_group(root))
+        assert len(drawn) == len(set(drawn))
+        assert set(drawn) == expected_rivers(list(row.layout.rows), 34)
+        title = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
+        assert f"rank {rank}: layout #{row.layout_id}" in title
+
+
+def test_export_on_other_paper(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:1], None, "random", games=2, seed=1, workers=1, kit=TOY_KIT)
+        rows = store.ranked()
+    (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER)) if p.suffix == ".svg"]
+    root = parse(board.read_text())
+    assert size_mm(root) == (279.4, 215.9)
 
 
 def test_integer_bins_hold_one_width_of_whole_numbers():

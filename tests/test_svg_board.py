@@ -9,28 +9,15 @@ from kiwara_designer import Layout, load_layout
 from kiwara_designer.printing import (A4, LETTER, Paper, PrintError, PrintOptions, board_pages,
                                       default_cell_mm)
 from kiwara_designer.printing.board import RIVER_COLOUR, TINTS
-from svg_support import (NS, board_group, bounds, classes, find_class, length_mm, line_coords, parse,
-                         relative_luminance_lstar, texts, translate_of)
+from svg_support import (NS, board_group, bounds, classes, expected_rivers, find_class, length_mm,
+                         line_coords, parse, relative_luminance_lstar, rivers_drawn, texts,
+                         translate_of)
 
 CLASSIC_ROWS = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 
 
-def expected_rivers(rows: list[str], cell: float) -> set[tuple[float, float, float, float]]:
-    """Every cut edge from the rows themselves, as board-local segments (top/left end first)."""
-    segments = set()
-    for r, row in enumerate(rows):
-        for c, label in enumerate(row):
-            if c + 1 < len(row) and row[c + 1] != label:      # wall on the cell's right side
-                segments.add((round((c + 1) * cell, 3), round(r * cell, 3),
-                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
-            if r + 1 < len(rows) and rows[r + 1][c] != label:  # wall under the cell
-                segments.add((round(c * cell, 3), round((r + 1) * cell, 3),
-                              round((c + 1) * cell, 3), round((r + 1) * cell, 3)))
-    return segments
-
-
 def drawn_rivers(root) -> list[tuple[float, float, float, float]]:
-    return [line_coords(e) for e in find_class(board_group(root), "river")]
+    return rivers_drawn(board_group(root))
 
 
 def single_page(layout: Layout, options: PrintOptions = PrintOptions(), title="t"):

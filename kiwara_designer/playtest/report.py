@@ -1,6 +1,7 @@
 """The HTML report of a results store: one self-contained page, hand-made inline SVG, no network.
 
-Also the small SVG board drawing used by the report and by ``kiwara rank --export``.
+Also ``kiwara rank --export``. Boards are drawn by :mod:`kiwara_designer.printing` (thumbnails in
+the report, true-scale pages in the export), so they look the same everywhere.
 """
 from __future__ import annotations
 
@@ -12,58 +13,17 @@ from typing import Iterable, Sequence
 
 from ..errors import KiwaraError
 from ..formats import format_text
-from ..layout import Layout
+from ..printing import PrintOptions, board_thumbnail, print_set, write_pages
 from .store import RankedLayout, Store
 
-PALETTE = ("#f4d58d", "#9fd8cb", "#f2a7a0", "#b8c5e8", "#cfe3a6", "#e3c1e8", "#f7c59f", "#c9c9c9",
-           "#a0d2eb", "#e8d5b5", "#d4a5a5", "#b5e8c9")
-INK, GRID_INK = "#2b2b2b", "#8a8a8a"
+INK = "#2b2b2b"
 
 
 # -- boards ------------------------------------------------------------------------------------
-SVG_NAMESPACE = ' xmlns="http://www.w3.org/2000/svg"'
-
-
-def board_svg(layout: Layout, cell: float = 18.0, labels: bool = True,
-              standalone: bool = False) -> str:
-    """The layout as a small SVG: territories tinted, rivers drawn thick, cells thin. Inline SVG
-    in HTML needs no namespace (so the report holds no URL at all); a standalone file does."""
-    w, h = layout.grid.width, layout.grid.height
-    pad = 2.0
-    parts = [f'<svg{SVG_NAMESPACE if standalone else ""} width="{w * cell + 2 * pad:g}" '
-             f'height="{h * cell + 2 * pad:g}" viewBox="{-pad:g} {-pad:g} {w * cell + 2 * pad:g} '
-             f'{h * cell + 2 * pad:g}" role="img" aria-label="board {" ".join(layout.rows)}">']
-    for c in layout.grid.cells:
-        x, y = layout.grid.col_of(c) * cell, layout.grid.row_of(c) * cell
-        fill = PALETTE[layout.assignment[c] % len(PALETTE)]
-        parts.append(f'<rect x="{x:g}" y="{y:g}" width="{cell:g}" height="{cell:g}" fill="{fill}" '
-                     f'stroke="{GRID_INK}" stroke-width="0.5"/>')
-    if labels:
-        for t in layout.territories:
-            c = t.cells[0]
-            x = (layout.grid.col_of(c) + 0.5) * cell
-            y = (layout.grid.row_of(c) + 0.5) * cell + cell * 0.17
-            parts.append(f'<text x="{x:g}" y="{y:g}" font-size="{cell * 0.5:g}" '
-                         f'text-anchor="middle" fill="{INK}" font-family="sans-serif">'
-                         f'{html.escape(t.name)}</text>')
-    for a, b in layout.river_edges():
-        ca, ra = layout.grid.col_of(a), layout.grid.row_of(a)
-        cb, rb = layout.grid.col_of(b), layout.grid.row_of(b)
-        if ra == rb:      # side by side: vertical river between the columns
-            x = max(ca, cb) * cell
-            x1, y1, x2, y2 = x, ra * cell, x, (ra + 1) * cell
-        else:             # one above the other: horizontal river
-            y = max(ra, rb) * cell
-            x1, y1, x2, y2 = ca * cell, y, (ca + 1) * cell, y
-        parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#1f5fa8" '
-                     f'stroke-width="{cell * 0.16:g}" stroke-linecap="round"/>')
-    parts.append(f'<rect x="0" y="0" width="{w * cell:g}" height="{h * cell:g}" fill="none" '
-                 f'stroke="{INK}" stroke-width="1.5"/></svg>')
-    return "".join(parts)
-
-
-def export_layouts(rows: Sequence[RankedLayout], directory: str | Path) -> list[Path]:
-    """Write each ranked layout as a layout file and an SVG board: ``rank01-layout17.txt``…"""
+def export_layouts(rows: Sequence[RankedLayout], directory: str | Path,
+                   options: PrintOptions = PrintOptions()) -> list[Path]:
+    """Write each ranked layout as a layout file and a true-scale printable SVG board (see
+    :mod:`kiwara_designer.printing`): ``rank01-layout17.txt``, ``rank01-layout17.svg``…"""
     folder = Path(directory)
     written = []
     try:
@@ -74,9 +34,9 @@ def export_layouts(rows: Sequence[RankedLayout], directory: str | Path) -> list[
             text.write_text(f"# rank {i}, score {r.score:.3f}, {r.games} games "
                             f"({r.agents}, variant {r.variant})\n" + format_text(r.layout),
                             encoding="utf-8")
-            svg = folder / f"{stem}.svg"
-            svg.write_text(board_svg(r.layout, cell=40, standalone=True) + "\n", encoding="utf-8")
-            written += [text, svg]
+            written.append(text)
+            pages = print_set(r.layout, options, title=f"rank {i}: layout #{r.layout_id}")
+            written += [Path(f) for f in write_pages(pages, str(folder / f"{stem}.svg"))]
     except OSError as exc:
         raise KiwaraError(f"{directory}: cannot export layouts: {exc.strerror}") from None
     return written
@@ -230,7 +190,7 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
     for i, r in enumerate(rows[:top], start=1):
         m, v = r.metrics, r.values
         body.append(
-            f"<tr><td>{i}</td><td class=board>{board_svg(r.layout)}<br>"
+            f"<tr><td>{i}</td><td class=board>{board_thumbnail(r.layout)}<br>"
             f'<span class="note">layout {r.layout_id}</span></td><td>{r.score:.3f}</td>'
             f"<td>{_fmt(v.get('balance'))}</td><td>{_interval(m.get('first_player_win_rate'))}</td>"
             f"<td>{_fmt(v.get('score_margin'), 2)}</td><td>{_fmt(v.get('lead_changes'), 2)}</td>"

@@ -5,6 +5,8 @@
 >>> pages = print_set(load_layout("classic"), PrintOptions(Paper.parse("letter")), kit=True)
 >>> [p.name for p in pages]
 ['board', 'tokens', 'cards']
+
+``board_thumbnail(layout)`` is the same board as a small inline SVG for screens.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .kit import ANIMALS, PLAYERS, kit_pages
 from .page import A4, LETTER, Paper, PrintError, PrintOptions
 from .render import cairo_available, output_format, render_pdf, render_png, write_pages
 from .sheet import Page
+from .thumbnail import board_thumbnail
 
 
 def print_set(layout: Layout, options: PrintOptions = PrintOptions(), *, title: str = "Kiwara board",
@@ -26,6 +29,6 @@ def print_set(layout: Layout, options: PrintOptions = PrintOptions(), *, title: 
 
 
 __all__ = ["A4", "ANIMALS", "LETTER", "PLAYERS", "BoardGeometry", "Page", "Paper", "PrintError",
-           "PrintOptions", "board_pages", "cairo_available", "default_cell_mm", "kit_pages",
-           "output_format", "print_set", "render_pdf", "render_png", "resolve_cell_mm", "tint",
-           "write_pages"]
+           "PrintOptions", "board_pages", "board_thumbnail", "cairo_available", "default_cell_mm",
+           "kit_pages", "output_format", "print_set", "render_pdf", "render_png", "resolve_cell_mm",
+           "tint", "write_pages"]

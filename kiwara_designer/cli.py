@@ -42,6 +42,29 @@ def parse_int_list(text: str, what: str) -> tuple[int, ...]:
     return values
 
 
+def progress_bar(label: str):
+    """``(update(done, total), close())`` drawing a bar on stderr; both do nothing when stderr
+    is not a terminal (pipes and logs stay clean)."""
+    if not sys.stderr.isatty():
+        return (lambda done, total: None), (lambda: None)
+    state: dict = {}
+
+    def update(done: int, total: int | None) -> None:
+        if total is None:
+            return
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
+                                             show_pos=True, show_eta=True)
+            state["bar"].__enter__()
+        bar = state["bar"]
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+    return update, close
+
+
 @click.group(cls=KiwaraGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kiwara-designer")
 def main() -> None:
@@ -227,32 +250,26 @@ def _generator_filters(min_rivers, max_rivers, max_span, contains):
 
 
 def _write_layouts(layouts, fmt: str, total: int | None) -> int:
-    """Stream layouts to stdout (text blocks separated by a blank line, or JSON lines); a
-    progress bar on stderr only when stderr is a terminal. Returns how many were written."""
+    """Stream layouts to stdout (text blocks separated by a blank line, or JSON lines), with a
+    progress bar on stderr when it is a terminal. Returns how many were written."""
     from .formats import format_json, format_text
-    out = sys.stdout
+    update, close = progress_bar("layouts")
     written = 0
-    bar = None
-    if sys.stderr.isatty() and total:
-        bar = click.progressbar(length=total, file=sys.stderr, label="layouts")
-        bar.__enter__()
     try:
         for layout in layouts:
             if fmt == "jsonl":
-                out.write(format_json(layout) + "\n")
+                sys.stdout.write(format_json(layout) + "\n")
             else:
-                out.write(("\n" if written else "") + format_text(layout))
+                sys.stdout.write(("\n" if written else "") + format_text(layout))
             written += 1
-            if bar is not None and written % 1000 == 0:
-                bar.update(1000)
-        out.flush()
+            if written % 1000 == 0:
+                update(written, total)
+        sys.stdout.flush()
     except BrokenPipeError:              # `kiwara layouts list | head` is fine
         sys.stdout = None
-        return written
     finally:
-        if bar is not None:
-            bar.update(written % 1000)
-            bar.__exit__(None, None, None)
+        update(written, total)
+        close()
     return written
 
 
@@ -376,9 +393,13 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
 # ============================================================================================
 # Engine: perft, replay, play  (issue 4)
 # ============================================================================================
-def _engine_setup(layout_name: str, variant_name: str | None):
+def _load_variant(name: str | None):
     from .engine import load_variant
-    return load_layout(layout_name), load_variant(variant_name)
+    return load_variant(name)
+
+
+def _engine_setup(layout_name: str, variant_name: str | None):
+    return load_layout(layout_name), _load_variant(variant_name)
 
 
 @main.command("perft")
@@ -535,36 +556,9 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
 # ============================================================================================
 # Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
 # ============================================================================================
-def _lab_variant(name: str | None):
-    from .engine import RuleVariant
-    return RuleVariant() if name is None else RuleVariant.load(name)
-
-
 def _lab_pairing(text: str):
     from .playtest import Pairing
     return Pairing.parse(text)
-
-
-def _lab_progress(label: str):
-    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    state: dict = {}
-
-    def update(done: int, total: int | None) -> None:
-        if total is None:
-            return
-        if "bar" not in state:
-            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
-                                             show_pos=True, show_eta=True)
-            state["bar"].__enter__()
-        bar = state["bar"]
-        bar.update(done - bar.pos)
-
-    def close() -> None:
-        if "bar" in state:
-            state["bar"].__exit__(None, None, None)
-    return update, close
 
 
 def _lab_common(func):
@@ -634,14 +628,14 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     from .playtest.matches import make_game_record
     from .playtest.text import format_metrics
 
-    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
     kit = kiwara_kit()
     output = []
     for name, board in boards:
-        update, close = _lab_progress(name)
+        update, close = progress_bar(name)
         if precision:
             results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
                                         first_round=games)
@@ -702,7 +696,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
     if len(variant_names) != 2:
         raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
-    variants = tuple(_lab_variant(v) for v in variant_names)
+    variants = tuple(_load_variant(v) for v in variant_names)
     names = tuple(variant_names)
     boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
     pairing = _lab_pairing(agents)
@@ -766,10 +760,10 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     from .playtest import open_store, run_sweep
 
     boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
-    variant, pairing = _lab_variant(variant_name), _lab_pairing(agents)
+    variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
-    update, close = _lab_progress(f"{count:,} layouts")
+    update, close = progress_bar(f"{count:,} layouts")
     with open_store(db) as store:
         try:
             summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
@@ -948,13 +942,8 @@ def _generator_sample(seed: int, mix: tuple[int, ...] | None):
 
 
 def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:
-    rules = FREE_PLAY
-    wrong = [s for s in mix if s not in rules.sizes]
-    if wrong or len(mix) != rules.territories or sum(mix) != rules.width * rules.height:
-        raise KiwaraError(
-            f"--mix {','.join(map(str, mix))}: a free-play mix is {rules.territories} sizes from "
-            f"{{{', '.join(map(str, sorted(rules.sizes)))}}} adding up to {rules.width * rules.height}")
-    return tuple(sorted(mix))
+    from .generator import Problem
+    return Problem.make().check_mix(mix)
 
 
 @main.command()

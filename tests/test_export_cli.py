@@ -186,8 +186,8 @@ def test_generate_svg_to_stdout_keeps_the_summary_on_stderr(quick_generator):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mix", "3,3,5,5,7,8"], "a free-play mix is 6 sizes"),
-    (["--mix", "3,3,5,5,7"], "a free-play mix is 6 sizes"),
+    (["--mix", "3,3,5,5,7,8"], "it covers 31 cells, not 30; sizes 8 are not allowed"),
+    (["--mix", "3,3,5,5,7"], "it has 5 sizes, not 6"),
     (["--mix", "three"], "whole numbers"),
     (["--seed", "-1"], "--seed"),
     (["--json", "-o", "-"], "pick one"),

@@ -57,8 +57,9 @@ def format_json(layout: Layout) -> str:
 
 # -- parsing ---------------------------------------------------------------------------------
 def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
-    """Rows given as (line number, text without comment); every problem reported at once."""
-    problems: list[str] = []
+    """Rows given as (line number, text without comment); every problem reported at once, the
+    first one's line and column leading the message and the others' lines in brackets."""
+    problems: list[tuple[int, int | None, str]] = []
     cells_per_row: list[list[str]] = []
     for row_number, (line_no, text) in enumerate(rows, start=1):
         cells = []
@@ -66,17 +67,20 @@ def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
             if ch in " \t":
                 continue
             if ch not in TERRITORY_CHARS:
-                problems.append(f"unknown character {ch!r} at row {row_number}, column {col} "
-                                f"(line {line_no}); territories are named by A-Z, a-z, 0-9")
+                problems.append((line_no, col, f"unknown character {ch!r} at row {row_number}, "
+                                 f"column {col}; territories are named by A-Z, a-z, 0-9"))
             cells.append(ch)
         cells_per_row.append(cells)
     expected = len(cells_per_row[0])
     for row_number, cells in enumerate(cells_per_row, start=1):
         if len(cells) != expected:
-            problems.append(f"row {row_number} has {len(cells)} cells, expected {expected} "
-                            f"(line {rows[row_number - 1][0]})")
+            problems.append((rows[row_number - 1][0], None,
+                             f"row {row_number} has {len(cells)} cells, expected {expected}"))
     if problems:
-        raise InputError(source, "; ".join(problems), rows[0][0])
+        problems.sort(key=lambda p: p[0])
+        (line, column, first), others = problems[0], problems[1:]
+        text = "; ".join([first] + [f"{message} (line {at})" for at, _, message in others])
+        raise InputError(source, text, line, column)
     try:
         return Layout.from_rows(["".join(cells) for cells in cells_per_row])
     except (LayoutError, GeometryError) as exc:

@@ -35,7 +35,7 @@ def test_president_valid_free_play_invalid_classic():
     ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n", 1, "{f5}"),
     ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n", 1, "territory E has 4 cells {f4, c5, d5, e5}"),
     ("ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEG\n", 1, "7 territories"),
-    ("ABCCCC\nABBCFF\nAABCC\nDABBBE\nDDEEEE\n", 2, "row 3 has 5 cells, expected 6 (line 3)"),
+    ("ABCCCC\nABBCFF\nAABCC\nDABBBE\nDDEEEE\n", 2, "board.txt:3: row 3 has 5 cells, expected 6"),
     ("ABCCCC\nABBC%F\nAABCCF\nDABBBE\nDDEEEE\n", 2, "unknown character '%' at row 2, column 5"),
     ("", 2, "empty input"),
     ("# only a comment\n", 2, "no layout found"),

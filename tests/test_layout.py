@@ -79,7 +79,7 @@ def test_custom_ruleset():
 def test_text_format_errors_give_row_and_column():
     entry, = parse_text("ABCCCC\nAB%CFF\nAABCCF\nDABBB\nDDEEEE\n", "bad.txt")
     message = str(entry.error)
-    assert message.startswith("bad.txt:1: ")
+    assert message.startswith("bad.txt:2:3: ")              # the first problem: line 2, column 3
     assert "unknown character '%' at row 2, column 3" in message
     assert "row 4 has 5 cells, expected 6 (line 4)" in message
 

@@ -110,6 +110,8 @@ class GameRecord:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
+            raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
         return cls.from_dict(obj, source)
 
     @classmethod

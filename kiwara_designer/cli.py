@@ -244,7 +244,13 @@ def _generator_request(width, height, territories, sizes, mix):
 
 
 def _generator_filters(min_rivers, max_rivers, max_span, contains):
-    from .generator import Filters, Pattern
+    from .generator import Filters, GeneratorError, Pattern
+    # Filters no layout passes: refused here, or `layouts list` enumerates every layout first
+    if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
+        raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers {max_rivers}: "
+                             f"no layout can pass")
+    if max_span is not None and max_span == 0:
+        raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), got 0")
     pattern = Pattern.load(contains) if contains else None
     return Filters(min_rivers, max_rivers, max_span, pattern)
 
@@ -339,7 +345,7 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
     if not filters.active and sys.stderr.isatty():
         total = max(count_layouts(grid, k, allowed, mix=wanted, canonical=canonical) - start, 0)
     if limit is not None:
-        layouts_ = itertools.islice(layouts_, limit)
+        layouts_ = itertools.islice(layouts_, min(limit, sys.maxsize))   # larger: no limit
         total = limit if total is None else min(total, limit)
     _write_layouts(layouts_, fmt, total)
 

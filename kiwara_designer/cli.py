@@ -479,7 +479,7 @@ def replay_cmd(record, as_json, colour) -> None:
         if as_json:
             click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
                                    "reason": exc.reason}))
-        click.echo(f"kiwara: {exc}", err=True)
+        click.echo(f"kiwara: {'<stdin>' if record == '-' else record}: {exc}", err=True)
         sys.exit(EXIT_NEGATIVE)
     scoring = state.scoring()
     if as_json:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -22,14 +23,40 @@ EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class KiwaraGroup(click.Group):
-    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2."""
+    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2, and a
+    reader that stops early (``kiwara show classic | head -1``) into a quiet exit 0."""
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()   # a closed pipe shows here, not at interpreter exit
         except KiwaraError as exc:
             click.echo(f"kiwara: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
+
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:   # `kiwara --help | true`: the top-level --help and --version print from here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            _discard_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the output still buffered is not flushed into the closed
+    pipe at exit (Python would print "Exception ignored … BrokenPipeError" and exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # not a real file (CliRunner): nothing will be flushed
+        pass
 
 
 def parse_int_list(text: str, what: str) -> tuple[int, ...]:
@@ -271,9 +298,7 @@ def _write_layouts(layouts, fmt: str, total: int | None) -> int:
             if written % 1000 == 0:
                 update(written, total)
         sys.stdout.flush()
-    except BrokenPipeError:              # `kiwara layouts list | head` is fine
-        sys.stdout = None
-    finally:
+    finally:                             # a closed pipe (`| head`) is KiwaraGroup's to end
         update(written, total)
         close()
     return written

@@ -1,0 +1,167 @@
+"""Bad input across the commands: one line naming the file and the problem, exit 2 (or 1 for a
+negative answer), never a traceback, a hang or lost data. Each case here was a real failure."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kiwara_designer.cli import main
+from kiwara_designer.engine import GameRecord, RuleVariant
+from kiwara_designer.errors import KiwaraError
+from kiwara_designer.formats import parse_layouts
+
+FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
+KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def assert_one_line_error(result, *words, code=2):
+    assert result.exit_code == code, (result.output, result.exception)
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiwara:"), lines
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+# -- rules variants ------------------------------------------------------------------------------
+def test_huge_totem_step_is_refused_not_a_hang(tmp_path):
+    # range(1, 10**21) per totem position: the engine never finished building its tables
+    path = tmp_path / "far.toml"
+    path.write_text("totem_max_step = 1000000000000000000000\n")
+    assert_one_line_error(run("perft", "1", "--variant", path), "far.toml", "totem_max_step",
+                          "1000000000000000000000")
+    with pytest.raises(KiwaraError, match="totem_min_step"):
+        RuleVariant(totem_min_step=10**6, totem_max_step=10**6)
+    assert RuleVariant(totem_min_step=22, totem_max_step=40).totem_max_step == 40
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"zebra_tokens = 4\n\xff\xfe\n", ["bad.toml:2", "not UTF-8"]),
+    (b"zebra_tokens = 4\0\n", ["bad.toml", "binary"]),
+])
+def test_variant_file_that_is_not_text(tmp_path, data, words):
+    (tmp_path / "bad.toml").write_bytes(data)
+    assert_one_line_error(run("perft", "1", "--variant", tmp_path / "bad.toml"), *words)
+
+
+def test_variant_file_too_large(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text("# padding\n" * 200_000)
+    assert_one_line_error(run("perft", "1", "--variant", path), "big.toml", "larger than")
+
+
+# -- JSON nested too deeply ----------------------------------------------------------------------
+def test_deeply_nested_json_layout_is_an_input_error(tmp_path):
+    text = "[" * 100_000 + "]" * 100_000
+    entries = parse_layouts(text, "deep.json")
+    assert len(entries) == 1 and "nested too deeply" in str(entries[0].error)
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    assert_one_line_error(run("validate", path), "deep.json", "nested too deeply")
+    assert_one_line_error(run("show", path), "deep.json", "nested too deeply")
+
+
+def test_deeply_nested_game_record_is_an_input_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"layout": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert_one_line_error(run("replay", path), "deep.json", "nested too deeply")
+
+
+# -- game records ---------------------------------------------------------------------------------
+def test_replay_names_the_file_and_says_the_move_once(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"layout": "classic", "moves": ["T7", "Zc3>99"]}))
+    result = run("replay", path)
+    assert_one_line_error(result, "game.json", "move 2", "totem position 99", code=1)
+    assert result.stderr.count("Zc3>99") == 1
+
+
+def test_record_with_bad_layout_rows_names_the_file_once(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"layout": ["ABC", "AB"], "moves": []}))
+    result = run("replay", path)
+    assert_one_line_error(result, "game.json", "row 2 has 2 cells")
+    assert result.stderr.count("game.json") == 1
+
+
+# -- lab ------------------------------------------------------------------------------------------
+def test_rank_shows_a_layout_without_games(tmp_path):
+    # a sweep stopped between registering a layout and storing its first game leaves one
+    from kiwara_designer import load_layout
+    from kiwara_designer.playtest import open_store, Pairing
+    from kiwara_designer.playtest.store import Store
+    db = tmp_path / "r.sqlite"
+    with open_store(str(db)) as store:
+        exp = store.experiment(load_layout("classic").canonical(), RuleVariant(),
+                               Pairing.parse("random"))
+        store.register(exp)
+        store.refresh_summaries()
+    result = run("rank", "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "n/a" in result.stdout and "Traceback" not in result.output
+
+
+def test_sweep_seed_beyond_sqlite_integers_is_refused_before_playing(tmp_path):
+    db = tmp_path / "s.sqlite"
+    result = run("sweep", "--from", "classic", "--db", db, "--games", "1", "--seed", 2 ** 63, *FAST)
+    assert_one_line_error(result, "seed", str(2 ** 63), "64-bit")
+    assert run("rank", "--db", db).exit_code == 0     # nothing half-registered
+    result = run("sweep", "--from", "classic", "--db", db, "--games", "1", "--seed",
+                 2 ** 63 - 1, *FAST)
+    assert result.exit_code == 0, result.output
+
+
+def test_sweep_with_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    import dask.distributed
+
+    class Unreachable:    # what Client does after its 30 s connect timeout, without the wait
+        def __init__(self, address, **kwargs):
+            raise OSError(f"Timed out trying to connect to {address} after 30 s")
+    monkeypatch.setattr(dask.distributed, "Client", Unreachable)
+    result = run("sweep", "--from", "classic", "--db", tmp_path / "s.sqlite", "--games", "1",
+                 "--scheduler", "tcp://127.0.0.1:1", *FAST)
+    assert_one_line_error(result, "tcp://127.0.0.1:1", "Timed out")
+
+
+# -- generator commands (checks in the CLI; the generator's own Filters accept these) -------------
+def test_list_limit_beyond_machine_integers_means_no_limit():
+    result = run("layouts", "list", "--width", "3", "--height", "2", "--territories", "2",
+                 "--sizes", "3", "--limit", 10 ** 21, "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    rows = {tuple(json.loads(line)["rows"]) for line in result.stdout.splitlines()}
+    # 3 x 2 board cut into two connected triples, by hand: rows, or two mirrored L-shapes
+    assert rows == {("AAA", "BBB"), ("AAB", "ABB"), ("ABB", "AAB")}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--min-rivers", "5", "--max-rivers", "2"], ["--min-rivers 5", "--max-rivers 2"]),
+    (["--max-span", "0"], ["--max-span", "at least 1"]),
+])
+@pytest.mark.parametrize("command", [["layouts", "list", "--limit", "1"], ["layouts", "sample"]])
+def test_filters_nothing_can_pass_are_refused_at_once(command, args, words):
+    # they used to enumerate all 10,967,346 layouts before printing nothing
+    assert_one_line_error(run(*command, *args), *words)
+
+
+# -- closed pipes --------------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [["show", "classic"], ["layouts", "builtin"],
+                                  ["validate", "classic", "president"], ["perft", "2", "--divide"],
+                                  ["--help"], ["layouts", "list", "--limit", "1"]])
+def test_reader_that_stops_early_is_not_an_error(args):
+    # `kiwara show classic | true`: no traceback, no "Exception ignored", exit 0 like layouts list
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    process = subprocess.run(KIWARA + args, stdout=write_end, stderr=subprocess.PIPE, timeout=20)
+    os.close(write_end)
+    assert process.stderr == b"" and process.returncode == 0, process.stderr.decode()

@@ -165,3 +165,36 @@ def test_reader_that_stops_early_is_not_an_error(args):
     process = subprocess.run(KIWARA + args, stdout=write_end, stderr=subprocess.PIPE, timeout=20)
     os.close(write_end)
     assert process.stderr == b"" and process.returncode == 0, process.stderr.decode()
+
+
+def _foreign_database(path, *statements):
+    import sqlite3
+    db = sqlite3.connect(path)
+    for statement in statements:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("command", [["rank"], ["report", "-o", "-"],
+                                     ["sweep", "--from", "classic", "--games", "1", *FAST]])
+def test_another_programs_sqlite_file_is_refused_untouched(tmp_path, command):
+    db = tmp_path / "theirs.sqlite"
+    _foreign_database(db, "CREATE TABLE games (x INTEGER)", "INSERT INTO games VALUES (1)")
+    before = db.read_bytes()
+    result = run(*command, "--db", db)
+    assert_one_line_error(result, "theirs.sqlite", "not a kiwara results database", "games")
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [
+        "theirs.sqlite"]
+
+
+def test_results_database_with_a_mangled_table_or_version(tmp_path):
+    db = tmp_path / "half.sqlite"
+    _foreign_database(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                      "INSERT INTO meta VALUES ('schema_version', '1')",
+                      "CREATE TABLE layouts (id INTEGER PRIMARY KEY)")
+    assert_one_line_error(run("rank", "--db", db), "half.sqlite", "'layouts'", "canonical")
+    db = tmp_path / "version.sqlite"
+    _foreign_database(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                      "INSERT INTO meta VALUES ('schema_version', 'abc')")
+    assert_one_line_error(run("rank", "--db", db), "version.sqlite", "schema version abc")

@@ -270,7 +270,7 @@ def _generator_request(width, height, territories, sizes, mix):
     return grid, territories, allowed, wanted
 
 
-def _generator_filters(min_rivers, max_rivers, max_span, contains):
+def _generator_filters(min_rivers, max_rivers, max_span, contains, grid, territories):
     from .generator import Filters, GeneratorError, Pattern
     # Filters no layout passes: refused here, or `layouts list` enumerates every layout first
     if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
@@ -279,6 +279,14 @@ def _generator_filters(min_rivers, max_rivers, max_span, contains):
     if max_span is not None and max_span == 0:
         raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), got 0")
     pattern = Pattern.load(contains) if contains else None
+    if pattern is not None:
+        letters = {ch for row in pattern.rows for ch in row} - {"."}
+        if pattern.width > grid.width or pattern.height > grid.height:
+            raise GeneratorError(f"{contains}: the pattern is {pattern.width} × {pattern.height}, "
+                                 f"larger than the {grid.width} × {grid.height} board")
+        if len(letters) > territories:
+            raise GeneratorError(f"{contains}: the pattern names {len(letters)} territories, more "
+                                 f"than the {territories} of a layout")
     return Filters(min_rivers, max_rivers, max_span, pattern)
 
 
@@ -363,7 +371,7 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
     import itertools
     from .generator import count_layouts, iter_layouts
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
     layouts_ = iter_layouts(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
                             filters=filters)
     total = None
@@ -401,7 +409,7 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
     from .formats import format_text
     from .generator import sample_layouts
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
     drawn = sample_layouts(count, seed, grid=grid, territories=k, sizes=allowed, mix=wanted,
                            canonical=canonical, filters=filters)
     if directory:

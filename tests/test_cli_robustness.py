@@ -198,3 +198,13 @@ def test_results_database_with_a_mangled_table_or_version(tmp_path):
     _foreign_database(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
                       "INSERT INTO meta VALUES ('schema_version', 'abc')")
     assert_one_line_error(run("rank", "--db", db), "version.sqlite", "schema version abc")
+
+
+@pytest.mark.parametrize("pattern, words", [
+    ("ABCDEFG\n", ["pat.txt", "7 × 1", "6 × 5 board"]),
+    ("AB\nCD\nEF\nG.\n", ["pat.txt", "7 territories", "6"]),
+])
+@pytest.mark.parametrize("command", [["layouts", "list", "--limit", "1"], ["layouts", "sample"]])
+def test_patterns_no_layout_can_contain_are_refused_at_once(tmp_path, command, pattern, words):
+    (tmp_path / "pat.txt").write_text(pattern)
+    assert_one_line_error(run(*command, "--contains", tmp_path / "pat.txt"), *words)

@@ -20,6 +20,10 @@ from .terminal import draw_layout
 from .validation import FREE_PLAY, RULESETS, Ruleset, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+# Bounds on counts: a draw is held in memory whole (~7 kB and ~3 ms a layout), and larger game
+# counts overflowed the lab's index ranges (an OverflowError traceback) long before finishing.
+MAX_SAMPLE = 100_000
+MAX_GAMES = 1_000_000
 
 
 class KiwaraGroup(click.Group):
@@ -386,8 +390,9 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
 @layouts.command("sample")
 @_generator_problem_options
 @_generator_filter_options
-@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Number of layouts to draw (independently, with replacement).")
+@click.option("-n", "count", type=click.IntRange(0, MAX_SAMPLE), default=1, show_default=True,
+              help="Number of layouts to draw (independently, with replacement; for more, "
+                   "layouts list).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed gives the same layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
@@ -604,7 +609,8 @@ def _lab_common(func):
     """Options shared by playtest, compare and sweep."""
     from .playtest import DEFAULT_AGENTS
     for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                     show_default=True,
                      help="Games per layout (seats alternate: agent A opens the even ones)."),
         click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
                      help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
@@ -619,7 +625,7 @@ def _lab_common(func):
 
 def _lab_skill_options(func):
     from .playtest import DEFAULT_SKILL
-    func = click.option("--skill-games", type=click.IntRange(min=0),
+    func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
                         help="Games of the skill pairing per layout (default: a quarter of "
                              "--games; 0 to skip the skill gap).")(func)
     return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
@@ -771,7 +777,8 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 
 
 @main.command()
-@click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Play N layouts sampled at random.")
 @click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
 @click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
 @click.option("--db", required=True, type=click.Path(dir_okay=False),

@@ -208,3 +208,19 @@ def test_results_database_with_a_mangled_table_or_version(tmp_path):
 def test_patterns_no_layout_can_contain_are_refused_at_once(tmp_path, command, pattern, words):
     (tmp_path / "pat.txt").write_text(pattern)
     assert_one_line_error(run(*command, "--contains", tmp_path / "pat.txt"), *words)
+
+
+@pytest.mark.parametrize("args", [
+    ["playtest", "classic", "--games", 10 ** 23, *FAST],
+    ["playtest", "classic", "--games", "2", *FAST, "--skill-games", 10 ** 23],
+    ["compare", "--variant", "classic", "--variant", "classic", "--games", 10 ** 23, *FAST[:4]],
+    ["sweep", "--sample", "1", "--db", "never.sqlite", "--games", 10 ** 23, *FAST],
+    ["sweep", "--sample", 10 ** 23, "--db", "never.sqlite", "--games", "1", *FAST],
+    ["layouts", "sample", "-n", 10 ** 23],
+])
+def test_absurd_counts_are_usage_errors(args, tmp_path, monkeypatch):
+    # these were OverflowError tracebacks, or ran out of memory building the whole list
+    monkeypatch.chdir(tmp_path)
+    result = run(*args)
+    assert result.exit_code == 2 and "not in the range" in result.stderr, result.output
+    assert not (tmp_path / "never.sqlite").exists()

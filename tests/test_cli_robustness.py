@@ -224,3 +224,10 @@ def test_absurd_counts_are_usage_errors(args, tmp_path, monkeypatch):
     result = run(*args)
     assert result.exit_code == 2 and "not in the range" in result.stderr, result.output
     assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_png_of_a_huge_paper_is_refused_not_rasterised(tmp_path):
+    # 5000 mm at 150 dpi is 29528 pixels a side: cairo ran for minutes towards 3.5 GB
+    result = run("export", "classic", "-o", tmp_path / "big.png", "--paper", "5000x5000")
+    assert_one_line_error(result, "29528 × 29528 pixels", ".svg or .pdf")
+    assert list(tmp_path.iterdir()) == []

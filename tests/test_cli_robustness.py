@@ -231,3 +231,20 @@ def test_png_of_a_huge_paper_is_refused_not_rasterised(tmp_path):
     result = run("export", "classic", "-o", tmp_path / "big.png", "--paper", "5000x5000")
     assert_one_line_error(result, "29528 × 29528 pixels", ".svg or .pdf")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_print_job_of_thousands_of_pages_is_refused(tmp_path):
+    # a 26 x 99 board at 500 mm cells: 17,172 A4 tiles, each with the whole clipped board;
+    # this used to run for minutes before writing anything
+    board = tmp_path / "huge.txt"
+    board.write_text("A" * 26 + "\n" + ("B" * 26 + "\n") * 98)
+    result = run("export", board, "-o", tmp_path / "t.svg", "--cell-mm", "500")
+    assert result.exit_code == 2
+    error = result.stderr.strip().splitlines()[-1]
+    assert "17,172 pages" in error and "--cell-mm" in error and "Traceback" not in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["huge.txt"]
+
+
+def test_paper_too_small_to_tile_says_what_to_change(tmp_path):
+    result = run("export", "classic", "-o", tmp_path / "t.svg", "--paper", "50x50")
+    assert_one_line_error(result, "too small", "--paper")

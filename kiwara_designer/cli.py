@@ -636,10 +636,19 @@ def _lab_skill_games(skill_games: int | None, games: int) -> int:
     return max(1, games // 4) if skill_games is None else skill_games
 
 
-def _lab_record_name(source: str, index: int) -> str:
-    from pathlib import Path
-    stem = "stdin" if source == "-" else Path(source).stem
-    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+def _lab_record_stems(sources) -> list[str]:
+    """A distinct file-name stem per layout: a/board.txt and b/board.txt (or classic given twice)
+    would otherwise write their records over each other's."""
+    stems, seen = [], {}
+    for source in sources:
+        stem = "stdin" if source == "-" else Path(source).stem
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+        seen[stem] = seen.get(stem, 0) + 1
+        stems.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    return stems
+
+
+def _lab_record_name(stem: str, index: int) -> str:
     return f"{stem}-game{index:05d}.json"
 
 
@@ -679,7 +688,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     boards = [(name, load_layout(name)) for name in layout_files]
     kit = kiwara_kit()
     output = []
-    for name, board in boards:
+    for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
         if precision:
             results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
@@ -700,7 +709,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
                 folder.mkdir(parents=True, exist_ok=True)
                 for game in results:
                     record = make_game_record(kit, board, variant, pairing, seed, game)
-                    (folder / _lab_record_name(name, game.index)).write_text(
+                    (folder / _lab_record_name(stem, game.index)).write_text(
                         record.to_json() + "\n", encoding="utf-8")
             except OSError as exc:
                 raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, RuleVariant
 from kiwara_designer.errors import KiwaraError
-from kiwara_designer.formats import parse_layouts
+from kiwara_designer.formats import load_layout, parse_layouts
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
@@ -248,3 +248,20 @@ def test_print_job_of_thousands_of_pages_is_refused(tmp_path):
 def test_paper_too_small_to_tile_says_what_to_change(tmp_path):
     result = run("export", "classic", "-o", tmp_path / "t.svg", "--paper", "50x50")
     assert_one_line_error(result, "too small", "--paper")
+
+
+def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(tmp_path):
+    # a/board.txt's records used to be overwritten by b/board.txt's: board-game00000.json
+    from kiwara_designer.formats import builtin_text
+    for folder, name in (("a", "classic"), ("b", "president")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "board.txt").write_text(builtin_text(name))
+    result = run("playtest", tmp_path / "a" / "board.txt", tmp_path / "b" / "board.txt",
+                 "--games", "1", *FAST, "--records", tmp_path / "recs")
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "recs").iterdir())
+    assert names == ["board-2-game00000.json", "board-game00000.json"]
+    first = GameRecord.load(str(tmp_path / "recs" / "board-game00000.json"))
+    second = GameRecord.load(str(tmp_path / "recs" / "board-2-game00000.json"))
+    assert first.layout.rows == load_layout("classic").rows
+    assert second.layout.rows == load_layout("president").rows

@@ -563,6 +563,8 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     session = start_session(layout_name, first, second, variant_name, seed)
     if layout_name == "-" and any(s.is_human for s in session.seats):
         raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    if record and record != "-":   # say it now, not after a long game whose record is then lost
+        _check_writable_file(record, "--record")
     # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
     to_stderr = record == "-"
     use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
@@ -595,6 +597,14 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
         except OSError as exc:
             raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
         click.echo(f"record written to {record}", err=True)
+
+
+def _check_writable_file(path: str, option: str) -> None:
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise KiwaraError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK):
+        raise KiwaraError(f"{option} {path}: directory {str(folder)!r} is not writable")
 
 
 # ============================================================================================
@@ -687,6 +697,11 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
     kit = kiwara_kit()
+    if records:   # made before the games are played, so a bad path does not waste them
+        try:
+            Path(records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}") from None
     output = []
     for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)

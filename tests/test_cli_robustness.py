@@ -265,3 +265,25 @@ def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(tmp_pa
     second = GameRecord.load(str(tmp_path / "recs" / "board-2-game00000.json"))
     assert first.layout.rows == load_layout("classic").rows
     assert second.layout.rows == load_layout("president").rows
+
+
+def test_play_record_in_a_missing_directory_is_refused_before_the_game(tmp_path):
+    # the game was played to its end (perhaps an hour of a person's moves), then not saved
+    target = tmp_path / "missing" / "game.json"
+    result = run("play", "--first", "human", "--second", "random", "--seed", "1",
+                 "--record", target, input="T7\n")
+    assert_one_line_error(result, "--record", "no such directory")
+    assert "T7" not in result.stdout      # refused before the first prompt
+
+
+def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playing(
+        tmp_path, monkeypatch):
+    import kiwara_designer.playtest as lab
+    (tmp_path / "file").write_text("not a directory")
+
+    def never(*args, **kwargs):
+        raise AssertionError("games were played before the records directory was checked")
+    monkeypatch.setattr(lab, "play_match", never)
+    result = run("playtest", "classic", "--games", "1", *FAST, "--records",
+                 tmp_path / "file" / "recs")
+    assert_one_line_error(result, "cannot write game records")

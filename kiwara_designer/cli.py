@@ -5,6 +5,7 @@ Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, i
 """
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -20,6 +21,7 @@ from .terminal import draw_layout
 from .validation import FREE_PLAY, RULESETS, Ruleset, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 # Bounds on counts: a draw is held in memory whole (~7 kB and ~3 ms a layout), and larger game
 # counts overflowed the lab's index ranges (an OverflowError traceback) long before finishing.
 MAX_SAMPLE = 100_000
@@ -31,18 +33,26 @@ class KiwaraGroup(click.Group):
     reader that stops early (``kiwara show classic | head -1``) into a quiet exit 0."""
 
     def invoke(self, ctx: click.Context):
+        if sys.stdout is None:           # started with stdout closed (>&-): like a closed pipe
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
         try:
             try:
                 return super().invoke(ctx)
             finally:
-                if sys.stdout is not None:
-                    sys.stdout.flush()   # a closed pipe shows here, not at interpreter exit
+                sys.stdout.flush()       # a closed pipe shows here, not at interpreter exit
         except KiwaraError as exc:
             click.echo(f"kiwara: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:
             _discard_stdout()
             ctx.exit(EXIT_OK)
+        except OSError as exc:
+            if exc.errno not in OUTPUT_FULL:
+                raise
+            # the output is cut short (disk full): say so, never exit 0 with a truncated file
+            _discard_stdout()
+            click.echo(f"kiwara: error: cannot write the output: {exc.strerror}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
 
 
     def make_context(self, *args, **kwargs) -> click.Context:

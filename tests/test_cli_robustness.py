@@ -287,3 +287,22 @@ def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playin
     result = run("playtest", "classic", "--games", "1", *FAST, "--records",
                  tmp_path / "file" / "recs")
     assert_one_line_error(result, "cannot write game records")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [["show", "classic"], ["layouts", "list", "--limit", "2"],
+                                  ["export", "classic", "-o", "-"]])
+def test_full_disk_on_stdout_is_an_error_not_a_traceback(args):
+    # a truncated output must not look like success
+    with open("/dev/full", "w") as full:
+        process = subprocess.run(KIWARA + args, stdout=full, stderr=subprocess.PIPE, timeout=20)
+    assert process.returncode == 2
+    assert process.stderr.decode().strip() == (
+        "kiwara: error: cannot write the output: No space left on device")
+
+
+def test_closed_stdout_is_like_a_closed_pipe():
+    process = subprocess.run(KIWARA + ["layouts", "list", "--limit", "1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20,
+                             preexec_fn=lambda: os.close(1))
+    assert process.returncode == 0 and process.stderr == b"", process.stderr.decode()

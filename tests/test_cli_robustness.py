@@ -306,3 +306,17 @@ def test_closed_stdout_is_like_a_closed_pipe():
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20,
                              preexec_fn=lambda: os.close(1))
     assert process.returncode == 0 and process.stderr == b"", process.stderr.decode()
+
+
+def test_disk_full_during_a_sweep_is_one_line(tmp_path, monkeypatch):
+    import sqlite3
+    from kiwara_designer.playtest.store import Store
+
+    def full(self, *args, **kwargs):
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorname = "SQLITE_FULL"
+        raise error
+    monkeypatch.setattr(Store, "add_game", full)
+    result = run("sweep", "--from", "classic", "--db", tmp_path / "s.sqlite", "--games", "1",
+                 *FAST)
+    assert_one_line_error(result, "s.sqlite", "disk is full", "rerun")

@@ -28,6 +28,8 @@ from .metrics import METRIC_NAMES, Metrics, compute_metrics
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 60_000
+ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
+                      "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -192,8 +194,14 @@ class Store:
     def __enter__(self) -> "Store":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, tb) -> None:
         self.close()
+        # The machine's fault (disk full, locked past the busy timeout, I/O error), not a bug:
+        # one line naming the file. Every committed game is safe; a rerun resumes.
+        if isinstance(value, sqlite3.Error) and str(
+                getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
+            raise StoreError(f"{self.path}: {value} (stored games are kept; rerun to resume)"
+                             ) from None
 
     # -- transactions ---------------------------------------------------------------------------
     class _Transaction:

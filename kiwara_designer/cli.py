@@ -486,6 +486,14 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
         except IllegalMoveError as exc:
             click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
             sys.exit(EXIT_NEGATIVE)
+    if not as_json and not divide:
+        # each depth as soon as it is counted: each takes ~75 times the one before, so a deep
+        # request shows its progress (and the answers so far) instead of silence
+        for d in range(1, depth + 1):
+            click.echo(f"perft {d} {perft(state, d)}")
+        if not depth:
+            click.echo("perft 0 1")
+        return
     counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
     split = perft_divide(state, depth) if divide and depth else []
     if as_json:

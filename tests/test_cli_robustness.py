@@ -320,3 +320,16 @@ def test_disk_full_during_a_sweep_is_one_line(tmp_path, monkeypatch):
     result = run("sweep", "--from", "classic", "--db", tmp_path / "s.sqlite", "--games", "1",
                  *FAST)
     assert_one_line_error(result, "s.sqlite", "disk is full", "rerun")
+
+
+def test_deep_perft_shows_each_depth_as_it_is_counted():
+    # perft 12 runs for ages: the shallow depths used to be held back until the deepest was done
+    process = subprocess.Popen(KIWARA + ["perft", "12"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        first_lines = [process.stdout.readline() for _ in range(2)]
+    finally:
+        process.kill()
+        process.wait(timeout=20)
+    # rules reference: 22 openings; then (12 positions x 5 cells + 10 x 6) x 5 kinds x 3 steps
+    assert first_lines == [b"perft 1 22\n", b"perft 2 1800\n"]

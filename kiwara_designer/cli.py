@@ -83,6 +83,16 @@ def parse_int_list(text: str, what: str) -> tuple[int, ...]:
     return values
 
 
+def stdin_once(**inputs) -> None:
+    """Refuse ``-`` for more than one input: the second would read an empty stdin and quietly
+    become something else (an empty variant file is the classic game)."""
+    named = [name for name, values in inputs.items()
+             for v in (values if isinstance(values, (list, tuple)) else [values]) if v == "-"]
+    if len(named) > 1:
+        raise KiwaraError(f"- (stdin) is given {len(named)} times ({', '.join(named)}); "
+                          f"stdin can be read once, give the others as files")
+
+
 def progress_bar(label: str):
     """``(update(done, total), close())`` drawing a bar on stderr; both do nothing when stderr
     is not a terminal (pipes and logs stay clean)."""
@@ -478,6 +488,7 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
       kiwara perft 2 --moves "T7 Zb2>9" --json
     """
     from .engine import IllegalMoveError, new_game, perft, perft_divide
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
     board, variant = _engine_setup(layout_name, variant_name)
     state = new_game(board, variant)
     for index, text in enumerate(moves_text.split()):
@@ -578,6 +589,7 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     """
     from .play import start_session
 
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
     session = start_session(layout_name, first, second, variant_name, seed)
     if layout_name == "-" and any(s.is_human for s in session.seats):
         raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
@@ -710,6 +722,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     from .playtest.matches import make_game_record
     from .playtest.text import format_metrics
 
+    stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
     variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
@@ -783,6 +796,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
     if len(variant_names) != 2:
         raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    stdin_once(LAYOUT=layout_names, **{"--variant": variant_names})
     variants = tuple(_load_variant(v) for v in variant_names)
     names = tuple(variant_names)
     boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
@@ -847,6 +861,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     """
     from .playtest import open_store, run_sweep
 
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
     boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
     variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None

@@ -333,3 +333,14 @@ def test_deep_perft_shows_each_depth_as_it_is_counted():
         process.wait(timeout=20)
     # rules reference: 22 openings; then (12 positions x 5 cells + 10 x 6) x 5 kinds x 3 steps
     assert first_lines == [b"perft 1 22\n", b"perft 2 1800\n"]
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "--variant", "-", "--variant", "-", "--games", "1", *FAST[:4]],
+    ["perft", "1", "--layout", "-", "--variant", "-"],
+    ["playtest", "-", "--variant", "-", "--games", "1", *FAST],
+])
+def test_stdin_given_twice_is_refused(args):
+    # compare read the variant from stdin, then an empty stdin: the classic game, silently
+    result = run(*args, input="totem_max_step = 2\n")
+    assert_one_line_error(result, "stdin", "2 times")

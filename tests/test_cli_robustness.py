@@ -18,6 +18,8 @@ from kiwara_designer.formats import load_layout, parse_layouts
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
+SMALL_LIST = ["layouts", "list", "--width", "3", "--height", "2", "--territories", "2",
+              "--sizes", "3"]   # 3 layouts, no cost: the default 6 x 5 board takes seconds
 
 
 def run(*args, input=None):
@@ -97,9 +99,7 @@ def test_record_with_bad_layout_rows_names_the_file_once(tmp_path):
 # -- lab ------------------------------------------------------------------------------------------
 def test_rank_shows_a_layout_without_games(tmp_path):
     # a sweep stopped between registering a layout and storing its first game leaves one
-    from kiwara_designer import load_layout
-    from kiwara_designer.playtest import open_store, Pairing
-    from kiwara_designer.playtest.store import Store
+    from kiwara_designer.playtest import Pairing, open_store
     db = tmp_path / "r.sqlite"
     with open_store(str(db)) as store:
         exp = store.experiment(load_layout("classic").canonical(), RuleVariant(),
@@ -157,7 +157,7 @@ def test_filters_nothing_can_pass_are_refused_at_once(command, args, words):
 # -- closed pipes --------------------------------------------------------------------------------
 @pytest.mark.parametrize("args", [["show", "classic"], ["layouts", "builtin"],
                                   ["validate", "classic", "president"], ["perft", "2", "--divide"],
-                                  ["--help"], ["layouts", "list", "--limit", "1"]])
+                                  ["--help"], SMALL_LIST])
 def test_reader_that_stops_early_is_not_an_error(args):
     # `kiwara show classic | true`: no traceback, no "Exception ignored", exit 0 like layouts list
     read_end, write_end = os.pipe()
@@ -290,7 +290,7 @@ def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playin
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
-@pytest.mark.parametrize("args", [["show", "classic"], ["layouts", "list", "--limit", "2"],
+@pytest.mark.parametrize("args", [["show", "classic"], SMALL_LIST,
                                   ["export", "classic", "-o", "-"]])
 def test_full_disk_on_stdout_is_an_error_not_a_traceback(args):
     # a truncated output must not look like success
@@ -302,9 +302,8 @@ def test_full_disk_on_stdout_is_an_error_not_a_traceback(args):
 
 
 def test_closed_stdout_is_like_a_closed_pipe():
-    process = subprocess.run(KIWARA + ["layouts", "list", "--limit", "1"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20,
-                             preexec_fn=lambda: os.close(1))
+    process = subprocess.run(KIWARA + SMALL_LIST, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, timeout=20, preexec_fn=lambda: os.close(1))
     assert process.returncode == 0 and process.stderr == b"", process.stderr.decode()
 
 

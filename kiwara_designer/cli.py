@@ -5,8 +5,10 @@ Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, i
 """
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -19,17 +21,56 @@ from .terminal import draw_layout
 from .validation import FREE_PLAY, RULESETS, Ruleset, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+# Bounds on counts: a draw is held in memory whole (~7 kB and ~3 ms a layout), and larger game
+# counts overflowed the lab's index ranges (an OverflowError traceback) long before finishing.
+MAX_SAMPLE = 100_000
+MAX_GAMES = 1_000_000
 
 
 class KiwaraGroup(click.Group):
-    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2."""
+    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2, and a
+    reader that stops early (``kiwara show classic | head -1``) into a quiet exit 0."""
 
     def invoke(self, ctx: click.Context):
+        if sys.stdout is None:           # started with stdout closed (>&-): like a closed pipe
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()       # a closed pipe shows here, not at interpreter exit
         except KiwaraError as exc:
             click.echo(f"kiwara: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
+        except OSError as exc:
+            if exc.errno not in OUTPUT_FULL:
+                raise
+            # the output is cut short (disk full): say so, never exit 0 with a truncated file
+            _discard_stdout()
+            click.echo(f"kiwara: error: cannot write the output: {exc.strerror}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:   # `kiwara --help | true`: the top-level --help and --version print from here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            _discard_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the output still buffered is not flushed into the closed
+    pipe at exit (Python would print "Exception ignored … BrokenPipeError" and exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # not a real file (CliRunner): nothing will be flushed
+        pass
 
 
 def parse_int_list(text: str, what: str) -> tuple[int, ...]:
@@ -40,6 +81,16 @@ def parse_int_list(text: str, what: str) -> tuple[int, ...]:
     if not values:
         raise click.BadParameter(f"{what} must not be empty")
     return values
+
+
+def stdin_once(**inputs) -> None:
+    """Refuse ``-`` for more than one input: the second would read an empty stdin and quietly
+    become something else (an empty variant file is the classic game)."""
+    named = [name for name, values in inputs.items()
+             for v in (values if isinstance(values, (list, tuple)) else [values]) if v == "-"]
+    if len(named) > 1:
+        raise KiwaraError(f"- (stdin) is given {len(named)} times ({', '.join(named)}); "
+                          f"stdin can be read once, give the others as files")
 
 
 def progress_bar(label: str):
@@ -243,9 +294,23 @@ def _generator_request(width, height, territories, sizes, mix):
     return grid, territories, allowed, wanted
 
 
-def _generator_filters(min_rivers, max_rivers, max_span, contains):
-    from .generator import Filters, Pattern
+def _generator_filters(min_rivers, max_rivers, max_span, contains, grid, territories):
+    from .generator import Filters, GeneratorError, Pattern
+    # Filters no layout passes: refused here, or `layouts list` enumerates every layout first
+    if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
+        raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers {max_rivers}: "
+                             f"no layout can pass")
+    if max_span is not None and max_span == 0:
+        raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), got 0")
     pattern = Pattern.load(contains) if contains else None
+    if pattern is not None:
+        letters = {ch for row in pattern.rows for ch in row} - {"."}
+        if pattern.width > grid.width or pattern.height > grid.height:
+            raise GeneratorError(f"{contains}: the pattern is {pattern.width} × {pattern.height}, "
+                                 f"larger than the {grid.width} × {grid.height} board")
+        if len(letters) > territories:
+            raise GeneratorError(f"{contains}: the pattern names {len(letters)} territories, more "
+                                 f"than the {territories} of a layout")
     return Filters(min_rivers, max_rivers, max_span, pattern)
 
 
@@ -265,9 +330,7 @@ def _write_layouts(layouts, fmt: str, total: int | None) -> int:
             if written % 1000 == 0:
                 update(written, total)
         sys.stdout.flush()
-    except BrokenPipeError:              # `kiwara layouts list | head` is fine
-        sys.stdout = None
-    finally:
+    finally:                             # a closed pipe (`| head`) is KiwaraGroup's to end
         update(written, total)
         close()
     return written
@@ -332,14 +395,14 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
     import itertools
     from .generator import count_layouts, iter_layouts
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
     layouts_ = iter_layouts(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
                             filters=filters)
     total = None
     if not filters.active and sys.stderr.isatty():
         total = max(count_layouts(grid, k, allowed, mix=wanted, canonical=canonical) - start, 0)
     if limit is not None:
-        layouts_ = itertools.islice(layouts_, limit)
+        layouts_ = itertools.islice(layouts_, min(limit, sys.maxsize))   # larger: no limit
         total = limit if total is None else min(total, limit)
     _write_layouts(layouts_, fmt, total)
 
@@ -347,8 +410,9 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
 @layouts.command("sample")
 @_generator_problem_options
 @_generator_filter_options
-@click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Number of layouts to draw (independently, with replacement).")
+@click.option("-n", "count", type=click.IntRange(0, MAX_SAMPLE), default=1, show_default=True,
+              help="Number of layouts to draw (independently, with replacement; for more, "
+                   "layouts list).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed: the same seed gives the same layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
@@ -370,7 +434,7 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
     from .formats import format_text
     from .generator import sample_layouts
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains)
+    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
     drawn = sample_layouts(count, seed, grid=grid, territories=k, sizes=allowed, mix=wanted,
                            canonical=canonical, filters=filters)
     if directory:
@@ -424,6 +488,7 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
       kiwara perft 2 --moves "T7 Zb2>9" --json
     """
     from .engine import IllegalMoveError, new_game, perft, perft_divide
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
     board, variant = _engine_setup(layout_name, variant_name)
     state = new_game(board, variant)
     for index, text in enumerate(moves_text.split()):
@@ -432,6 +497,14 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
         except IllegalMoveError as exc:
             click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
             sys.exit(EXIT_NEGATIVE)
+    if not as_json and not divide:
+        # each depth as soon as it is counted: each takes ~75 times the one before, so a deep
+        # request shows its progress (and the answers so far) instead of silence
+        for d in range(1, depth + 1):
+            click.echo(f"perft {d} {perft(state, d)}")
+        if not depth:
+            click.echo("perft 0 1")
+        return
     counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
     split = perft_divide(state, depth) if divide and depth else []
     if as_json:
@@ -473,7 +546,7 @@ def replay_cmd(record, as_json, colour) -> None:
         if as_json:
             click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
                                    "reason": exc.reason}))
-        click.echo(f"kiwara: {exc}", err=True)
+        click.echo(f"kiwara: {'<stdin>' if record == '-' else record}: {exc}", err=True)
         sys.exit(EXIT_NEGATIVE)
     scoring = state.scoring()
     if as_json:
@@ -516,9 +589,12 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     """
     from .play import start_session
 
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
     session = start_session(layout_name, first, second, variant_name, seed)
     if layout_name == "-" and any(s.is_human for s in session.seats):
         raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    if record and record != "-":   # say it now, not after a long game whose record is then lost
+        _check_writable_file(record, "--record")
     # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
     to_stderr = record == "-"
     use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
@@ -553,6 +629,14 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
         click.echo(f"record written to {record}", err=True)
 
 
+def _check_writable_file(path: str, option: str) -> None:
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise KiwaraError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK):
+        raise KiwaraError(f"{option} {path}: directory {str(folder)!r} is not writable")
+
+
 # ============================================================================================
 # Play-test lab: playtest, compare, sweep, rank, report  (issue 5)
 # ============================================================================================
@@ -565,7 +649,8 @@ def _lab_common(func):
     """Options shared by playtest, compare and sweep."""
     from .playtest import DEFAULT_AGENTS
     for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                     show_default=True,
                      help="Games per layout (seats alternate: agent A opens the even ones)."),
         click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
                      help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
@@ -580,7 +665,7 @@ def _lab_common(func):
 
 def _lab_skill_options(func):
     from .playtest import DEFAULT_SKILL
-    func = click.option("--skill-games", type=click.IntRange(min=0),
+    func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
                         help="Games of the skill pairing per layout (default: a quarter of "
                              "--games; 0 to skip the skill gap).")(func)
     return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
@@ -591,10 +676,19 @@ def _lab_skill_games(skill_games: int | None, games: int) -> int:
     return max(1, games // 4) if skill_games is None else skill_games
 
 
-def _lab_record_name(source: str, index: int) -> str:
-    from pathlib import Path
-    stem = "stdin" if source == "-" else Path(source).stem
-    stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+def _lab_record_stems(sources) -> list[str]:
+    """A distinct file-name stem per layout: a/board.txt and b/board.txt (or classic given twice)
+    would otherwise write their records over each other's."""
+    stems, seen = [], {}
+    for source in sources:
+        stem = "stdin" if source == "-" else Path(source).stem
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+        seen[stem] = seen.get(stem, 0) + 1
+        stems.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    return stems
+
+
+def _lab_record_name(stem: str, index: int) -> str:
     return f"{stem}-game{index:05d}.json"
 
 
@@ -628,13 +722,19 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     from .playtest.matches import make_game_record
     from .playtest.text import format_metrics
 
+    stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
     variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
     kit = kiwara_kit()
+    if records:   # made before the games are played, so a bad path does not waste them
+        try:
+            Path(records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}") from None
     output = []
-    for name, board in boards:
+    for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
         if precision:
             results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
@@ -655,7 +755,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
                 folder.mkdir(parents=True, exist_ok=True)
                 for game in results:
                     record = make_game_record(kit, board, variant, pairing, seed, game)
-                    (folder / _lab_record_name(name, game.index)).write_text(
+                    (folder / _lab_record_name(stem, game.index)).write_text(
                         record.to_json() + "\n", encoding="utf-8")
             except OSError as exc:
                 raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
@@ -696,6 +796,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
     if len(variant_names) != 2:
         raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    stdin_once(LAYOUT=layout_names, **{"--variant": variant_names})
     variants = tuple(_load_variant(v) for v in variant_names)
     names = tuple(variant_names)
     boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
@@ -732,7 +833,8 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 
 
 @main.command()
-@click.option("--sample", type=click.IntRange(min=1), help="Play N layouts sampled at random.")
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Play N layouts sampled at random.")
 @click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
 @click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
 @click.option("--db", required=True, type=click.Path(dir_okay=False),
@@ -759,6 +861,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     """
     from .playtest import open_store, run_sweep
 
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
     boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
     variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None

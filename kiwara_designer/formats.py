@@ -120,6 +120,8 @@ def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
     """A JSON object, a JSON list of objects, or JSON lines (one object per line)."""
     try:
         documents = [(1, json.loads(text))]
+    except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
+        return [LayoutEntry(source, 1, error=InputError(source, "invalid JSON: nested too deeply"))]
     except json.JSONDecodeError as whole_error:
         documents = []
         for line_no, line in enumerate(text.splitlines(), start=1):
@@ -127,6 +129,9 @@ def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
                 continue
             try:
                 documents.append((line_no, json.loads(line)))
+            except RecursionError:
+                return [LayoutEntry(source, line_no, error=InputError(
+                    source, "invalid JSON: nested too deeply", line_no))]
             except json.JSONDecodeError as exc:
                 if line_no == 1 and whole_error.lineno > 1:
                     exc = whole_error

@@ -42,7 +42,7 @@ def test_file_only_lists_changes_and_round_trips(tmp_path):
     ("crocodile_swaps = true", ["crocodile_swaps", '0, 1 or "chain"']),
     ("zebra_points = 'six'", ["zebra_points", "whole number"]),
     ("lion_gazelles_flee = 1", ["lion_gazelles_flee", "true or false"]),
-    ("totem_min_step = 0", ["totem_min_step", "at least 1"]),
+    ("totem_min_step = 0", ["totem_min_step", "between 1 and 1000"]),
     ("totem_min_step = 3\ntotem_max_step = 2", ["totem_min_step", "larger than"]),
     ("territory_tie = 'split'", ["territory_tie", '"nobody" or "both"']),
     ("first_placer = 'me'", ["first_placer"]),

@@ -55,10 +55,10 @@ class GameRecord:
                 state = state.apply(Move.parse(text, self.layout.grid))
             except IllegalMoveError as exc:
                 reason = str(exc)
-                # The engine's messages start with the move itself; say it only once.
-                prefix = f"{text}: "
-                if reason.startswith(prefix):
-                    reason = reason[len(prefix):]
+                # The engine's messages start with the move itself (quoted or not); say it once.
+                for prefix in (f"{text}: ", f"{text!r}: "):
+                    if reason.startswith(prefix):
+                        reason = reason[len(prefix):]
                 raise ReplayError(index, text, reason) from None
             yield state
 
@@ -110,6 +110,8 @@ class GameRecord:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
+            raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
         return cls.from_dict(obj, source)
 
     @classmethod
@@ -154,7 +156,8 @@ def _record_layout(value: Any, source: str) -> Layout:
                           f"such as [\"ABCCCC\", …]")
     entries = parse_text("\n".join(value), f"{source}: layout")
     if len(entries) != 1 or entries[0].error:
-        reason = entries[0].error if entries and entries[0].error else "not one layout"
+        # the error's bare message: the source is named once, below
+        reason = entries[0].error.message if entries and entries[0].error else "not one layout"
         raise RecordError(f"{source}: \"layout\": {reason}")
     return entries[0].layout
 

@@ -17,6 +17,8 @@ from typing import Any
 from ..errors import KiwaraError
 
 BUILTIN_VARIANTS = "kiwara_designer.variants"
+MAX_VARIANT_BYTES = 1_000_000
+MAX_TOTEM_STEP = 1000          # far beyond the 250 positions of the largest (26 × 99) board
 
 # Animal kinds in notation order: zebra, gazelle, elephant, lion, crocodile.
 KINDS = ("Z", "G", "E", "L", "C")
@@ -143,7 +145,8 @@ class RuleVariant:
     def load(cls, name_or_path: str) -> "RuleVariant":
         """A variant from a TOML file, stdin (``-``) or a built-in name (``classic``, ``totem_1_2``…)."""
         if name_or_path == "-":
-            return cls.from_toml(sys.stdin.read(), "<stdin>", None)
+            data = sys.stdin.buffer.read(MAX_VARIANT_BYTES + 1)
+            return cls.from_toml(_variant_text(data, "<stdin>"), "<stdin>", None)
         path = Path(name_or_path)
         if not path.exists():
             if name_or_path in builtin_variant_names():
@@ -153,11 +156,11 @@ class RuleVariant:
             raise VariantError(f"{name_or_path}: no such file or built-in variant (built-in: "
                                f"{', '.join(builtin_variant_names())})")
         try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise VariantError(f"{name_or_path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
-                               ) from None
-        return cls.from_toml(text, name_or_path, path.stem)
+            with path.open("rb") as handle:
+                data = handle.read(MAX_VARIANT_BYTES + 1)
+        except OSError as exc:
+            raise VariantError(f"{name_or_path}: cannot read: {exc.strerror or exc}") from None
+        return cls.from_toml(_variant_text(data, name_or_path), name_or_path, path.stem)
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<toml>", default_name: str | None = None
@@ -170,6 +173,19 @@ class RuleVariant:
 
     def with_changes(self, **changes: Any) -> "RuleVariant":
         return replace(self, **changes)
+
+
+def _variant_text(data: bytes, source: str) -> str:
+    """The text of a variant file, or a :class:`VariantError` saying why it is not text."""
+    if len(data) > MAX_VARIANT_BYTES:
+        raise VariantError(f"{source}: larger than {MAX_VARIANT_BYTES:,} bytes, not a variant file")
+    if b"\0" in data:
+        raise VariantError(f"{source}: binary data (NUL byte), not a variant file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise VariantError(f"{source}:{line}: not UTF-8 text") from None
 
 
 def builtin_variant_names() -> list[str]:
@@ -194,8 +210,9 @@ def _check_value(key: str, value: Any, default: Any) -> str | None:
     if isinstance(default, int):
         if not isinstance(value, int) or isinstance(value, bool):
             return f"must be a whole number, got {value!r}"
-        if key.startswith("totem_") and value < 1:
-            return f"must be at least 1, got {value}"
+        if key.startswith("totem_") and not 1 <= value <= MAX_TOTEM_STEP:
+            # bounded: the engine tabulates every step, so 10**21 would never finish
+            return f"must be between 1 and {MAX_TOTEM_STEP}, got {value}"
         if key.endswith("_tokens") and not 0 <= value <= 99:
             return f"must be between 0 and 99, got {value}"
         if key.endswith("_points") and not -1000 <= value <= 1000:

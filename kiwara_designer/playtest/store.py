@@ -28,6 +28,8 @@ from .metrics import METRIC_NAMES, Metrics, compute_metrics
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 60_000
+ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
+                      "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -142,6 +144,7 @@ class Store:
             self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
                                       isolation_level=None)   # we issue BEGIN / COMMIT ourselves
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._refuse_foreign_database()   # before anything is written into it
             mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -150,14 +153,40 @@ class Store:
                     self.db.execute(statement)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
                                 (str(SCHEMA_VERSION),))
+            version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                      ).fetchone()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
         if mode.lower() != "wal":
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
-        version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if version and int(version[0]) != SCHEMA_VERSION:
+        if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
                              f"version {SCHEMA_VERSION}")
+        self._check_columns()
+
+    def _tables(self) -> dict[str, set[str]]:
+        names = [r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {name: {r[1] for r in self.db.execute(f'PRAGMA table_info("{name}")')}
+                for name in names}
+
+    def _refuse_foreign_database(self) -> None:
+        """An SQLite file of some other program is refused untouched (sweep would otherwise add
+        our tables to it, and rank and report fail on its tables of the same names)."""
+        tables = self._tables()
+        if tables and not ("meta" in tables and self.db.execute(
+                "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone()):
+            raise StoreError(f"{self.path}: not a kiwara results database (it holds tables "
+                             f"{', '.join(sorted(tables))})")
+
+    def _check_columns(self) -> None:
+        expected = _schema_columns()
+        tables = self._tables()
+        for name, columns in expected.items():
+            missing = columns - tables.get(name, set())
+            if missing:
+                raise StoreError(f"{self.path}: not a kiwara results database: table {name!r} "
+                                 f"lacks columns {', '.join(sorted(missing))}")
 
     def close(self) -> None:
         self.db.close()
@@ -165,8 +194,14 @@ class Store:
     def __enter__(self) -> "Store":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, tb) -> None:
         self.close()
+        # The machine's fault (disk full, locked past the busy timeout, I/O error), not a bug:
+        # one line naming the file. Every committed game is safe; a rerun resumes.
+        if isinstance(value, sqlite3.Error) and str(
+                getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
+            raise StoreError(f"{self.path}: {value} (stored games are kept; rerun to resume)"
+                             ) from None
 
     # -- transactions ---------------------------------------------------------------------------
     class _Transaction:
@@ -342,6 +377,17 @@ class Store:
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _schema_columns() -> dict[str, set[str]]:
+    """Every table of :data:`SCHEMA` with its columns (read from an in-memory copy)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: {r[1] for r in db.execute(f'PRAGMA table_info("{n}")')} for n in names}
+    finally:
+        db.close()
 
 
 def open_store(path: str | Path, must_exist: bool = False) -> Store:

@@ -16,6 +16,7 @@ from .matches import (Batch, GameKit, GameResult, Pairing, default_workers, kiwa
                       play_batch, run_batches, split_indices)
 from .store import Store, StoreError
 
+SQLITE_MIN, SQLITE_MAX = -2 ** 63, 2 ** 63 - 1   # the range of an SQLite INTEGER (a stored seed)
 SWEEP_BATCH = 4   # games per unit of work: a kill loses at most this many games per worker
 
 @dataclass(frozen=True)
@@ -42,7 +43,11 @@ def run_batches_dask(batches: Iterable[Batch], scheduler: Any, in_flight: int | 
         raise StoreError("--scheduler needs dask.distributed: pip install 'kiwara-designer[cluster]'"
                          ) from None
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    try:
+        client = Client(scheduler) if own else scheduler
+    except (OSError, ValueError) as exc:   # unreachable (timed out) or not an address at all
+        raise StoreError(f"--scheduler {scheduler}: cannot reach the Dask scheduler: {exc}"
+                         ) from None
     try:
         limit = in_flight or 4 * max(1, sum(client.nthreads().values()))
         pending = iter(batches)
@@ -106,6 +111,9 @@ def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
     the workers need them). ``progress(done, total)`` is called after each batch, with games done
     (already stored ones included) and the total if the number of layouts is known (a sequence,
     or ``layout_count``)."""
+    if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a layout is registered
+        raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
+                         f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
     started = time.perf_counter()
     kit = kit or kiwara_kit()
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing

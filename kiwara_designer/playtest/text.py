@@ -84,8 +84,11 @@ def format_ranking(rows: Sequence, by: str) -> str:
     for i, r in enumerate(rows, start=1):
         shown = r.values.get(by if by != "score" else "balance")
         shown_text = f"{shown:12.3f}" if isinstance(shown, (int, float)) else f"{'n/a':>12}"
+        # a layout registered by a sweep stopped before its first game has no metrics yet
         first = r.values.get("first_player_win_rate")
-        lines.append(f"{i:>4}  #{r.layout_id:<5} {r.score:6.3f} {shown_text} "
-                     f"{first if first is None else format(first, '7.3f'):>7} {r.games:>6} "
+        first_text = "n/a" if first is None else format(first, "7.3f")
+        score_text = "n/a" if r.score is None else format(r.score, "6.3f")
+        lines.append(f"{i:>4}  #{r.layout_id:<5} {score_text:>6} {shown_text} "
+                     f"{first_text:>7} {r.games:>6} "
                      f"{r.rivers:>6}  {r.size_mix:<13} {' '.join(r.layout.rows)}")
     return "\n".join(lines)

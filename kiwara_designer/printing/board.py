@@ -14,11 +14,12 @@ from ..geometry import COLUMN_LETTERS, Grid
 from ..layout import Layout
 from ..validation import STICKS_IN_BOX
 from .sheet import INK, Page, new_drawing, text
-from .page import A4, LETTER, NAMED_PAPERS, PrintOptions, Rect, mm, tile_starts
+from .page import A4, LETTER, NAMED_PAPERS, PrintError, PrintOptions, Rect, mm, tile_starts
 
 # Savanna tints, ordered so that territories numbered one after the other (often neighbours)
 # differ by at least 16 in CIE L*, and the first six (a six-territory board) by at least 7 from
 # one another, so they stay apart in greyscale; past six, the territory letters do the work.
+MAX_TILED_PAGES = 500
 TINTS = ("#FFF0B7", "#B0AE76", "#CEDEA9", "#C68764", "#EAB879", "#92804D", "#FFDABF", "#8A6641")
 RIVER_COLOUR = "#1F5FBF"
 CELL_EDGE_COLOUR = "#7A7060"
@@ -340,6 +341,10 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
     cut_xs = [extent.x + (xs[i + 1] + xs[i] + window_w) / 2 for i in range(len(xs) - 1)]
     cut_ys = [extent.y + (ys[i + 1] + ys[i] + window_h) / 2 for i in range(len(ys) - 1)]
     total = len(xs) * len(ys)
+    if total > MAX_TILED_PAGES:   # each page holds the whole (clipped) board: GBs of SVG
+        raise PrintError(f"the board at {resolve_cell_mm(layout.grid, options):g} mm cells needs "
+                         f"{total:,} pages of {paper.name}, more than {MAX_TILED_PAGES}; use a "
+                         f"smaller --cell-mm or a larger --paper")
     pages = []
     for j, y0 in enumerate(ys):
         for i, x0 in enumerate(xs):

@@ -14,6 +14,7 @@ from .page import PrintError
 
 FORMATS = ("svg", "pdf", "png")
 PNG_DPI = 150
+MAX_PNG_PIXELS = 100_000_000   # an A0 sheet at 150 dpi is 35 million; 100 million RGBA is 400 MB
 MISSING_CAIRO = ("{fmt} output needs cairosvg and the cairo library: pip install "
                  "'kiwara-designer[pdf]' (and e.g. apt-get install libcairo2), or write .svg")
 
@@ -74,7 +75,21 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
     return output.getvalue()
 
 
+def png_pixels(page: Page, dpi: int = PNG_DPI) -> tuple[int, int]:
+    return round(page.width_mm / 25.4 * dpi), round(page.height_mm / 25.4 * dpi)
+
+
+def check_png_size(page: Page, dpi: int = PNG_DPI) -> None:
+    """A :class:`PrintError` for a page too large to rasterise (cairo would need gigabytes)."""
+    w, h = png_pixels(page, dpi)
+    if w * h > MAX_PNG_PIXELS:
+        raise PrintError(f"a {page.width_mm:g} × {page.height_mm:g} mm page is {w} × {h} pixels "
+                         f"at {dpi} dpi, more than PNG output allows ({MAX_PNG_PIXELS // 10**6} "
+                         f"million); write .svg or .pdf, or use a smaller --paper")
+
+
 def render_png(page: Page, dpi: int = PNG_DPI) -> bytes:
+    check_png_size(page, dpi)
     cairosvg = _cairosvg("png")
     return cairosvg.svg2png(bytestring=page.svg.encode("utf-8"), dpi=dpi, background_color="white")
 
@@ -105,6 +120,9 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None) -> list[str]:
             data = render_pdf(pages)
             Path(path).write_bytes(data)
             return [path]
+        if fmt == "png":
+            for page in pages:      # before the first file is written
+                check_png_size(page)
         written = []
         for page, target in zip(pages, page_paths(path, pages)):
             if fmt == "svg":

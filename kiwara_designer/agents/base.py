@@ -52,6 +52,10 @@ class RandomAgent:
 _BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 
 
+# Budgets beyond these would think for hours per move (about 1,500 iterations/s): a typo, not a wish.
+MAX_ITERATIONS, MAX_SECONDS = 1_000_000, 3600.0
+
+
 def make_agent(spec: str) -> Agent:
     """Build an agent from its spec: ``random``, ``greedy``, ``mcts:500`` (iterations),
     ``mcts:2s`` (seconds of thinking per move), ``mcts:500:greedy`` (greedy-biased playouts;
@@ -84,10 +88,12 @@ def make_agent(spec: str) -> Agent:
                              f"use one of {', '.join(PLAYOUTS)}")
     if match["iterations"] is not None:
         iterations = int(match["iterations"])
-        if iterations < 1:
-            raise AgentSpecError(f"mcts needs at least 1 iteration, got {text!r}")
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise AgentSpecError(f"mcts takes 1 to {MAX_ITERATIONS:,} iterations per move, "
+                                 f"got {text!r}")
         return MctsAgent(text, iterations=iterations, playout=playout)
     seconds = float(match["seconds"])
-    if seconds <= 0:
-        raise AgentSpecError(f"mcts needs a positive time budget, got {text!r}")
+    if not 0 < seconds <= MAX_SECONDS:
+        raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
+                             f"move, got {text!r}")
     return MctsAgent(text, seconds=seconds, playout=playout)

@@ -289,13 +289,14 @@ class Frontier:
             entry = child
         return ids, orient
 
-    def walk(self, code: int, skip: int = 0, judge=None):
+    def walk(self, code: int, skip: int = 0, judge=None, undecided: int = 0):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
 
-        ``judge(ids, orient)``, if given, is asked at the end of each line as long as it has
-        answered 0 so far: a negative answer skips every completion of that prefix, a positive
-        one stops the asking. The hot loop of listing: kept flat on purpose."""
+        ``judge(ids, orient, undecided)``, if given, is asked at the end of each line (the last
+        one included) as long as what it still has to decide is non-zero (``undecided`` at the
+        start, then its last answer): a negative answer skips every completion of that prefix.
+        The hot loop of listing: kept flat on purpose."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
@@ -312,7 +313,8 @@ class Frontier:
         lane = [d // line for d in range(n)]
         mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
         one = [bytes((x,)) for x in range(256)]
-        undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
+        pending = [0] * (n + 1)                     # what the judge still has to decide
+        pending[0] = undecided if judge is not None else 0
         tail = n - line if n > line else -1           # where the last line starts
         tail_steps = range(tail, n)
         want[0] = code
@@ -383,17 +385,16 @@ class Frontier:
                     o = orient[d]
                     o = orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
                     rel[d + 1] = flip
-                    if undecided[d] and d + 1 < n:
-                        verdict = judge(nid, o)
-                        if verdict < 0:
+                    open_ = pending[d]
+                    if open_:
+                        open_ = judge(nid, o, open_)
+                        if open_ < 0:
                             break                    # no completion of this prefix is wanted
-                        undecided[d + 1] = verdict == 0
-                    else:
-                        undecided[d + 1] = False
+                    pending[d + 1] = open_
                 else:
                     orient[d + 1] = orient[d]
                     rel[d + 1] = rel[d]
-                    undecided[d + 1] = undecided[d]
+                    pending[d + 1] = pending[d]
                 w = want[d + 1] = want[d] - inc
                 d += 1
                 if d == n:
@@ -403,7 +404,7 @@ class Frontier:
                 if d == tail:
                     # the last line: its completions are listed once per table entry and
                     # replayed here without the bookkeeping of the general loop
-                    f0, last_orient = fresh[d], orient[d]
+                    f0, last_orient, open_ = fresh[d], orient[d], pending[d]
                     for actions in _suffixes(child, w):
                         cur, f = nid, f0
                         for i, a in zip(tail_steps, actions):
@@ -419,6 +420,8 @@ class Frontier:
                                     cur += keep
                                 else:
                                     cur = cur.replace(cur[i - 1:i], keep) + keep
+                        if open_ and judge(cur, last_orient, open_) < 0:
+                            continue
                         yield cur, last_orient
                     d -= 1
                     break

@@ -168,6 +168,7 @@ class _ClassListing:
         self.unturn: dict[tuple[int, int], object] = {}
         self.readers: dict[int, object] = {}
         self.renumber: dict[bytes, bytes] = {}
+        self.row_patterns: dict[bytes, bytes] = {}
         # symmetries beyond the rectangle's four (a square's transposes and quarter turns)
         w, h = grid.width, grid.height
         rectangle = {tuple(range(n)), tuple(range(n))[::-1],
@@ -228,25 +229,61 @@ class _ClassListing:
         if read is None:
             read = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
         plain = bytes(read(ids))
-        # the rectangle's symmetries are reversals of the whole, of the rows' order or of both
+        if self.square_only:
+            return self._least(self._images(plain))
+        # An image's first row, numbered alone, starts its normalised form: usually one image
+        # has the least first row and only it is renumbered in full. On a rectangle the first
+        # rows are the top and bottom rows, either way round.
         w = self.grid.width
-        flipped = b"".join([plain[r:r + w] for r in range(self.n - w, -1, -w)])
-        images = [plain, plain[::-1], flipped, flipped[::-1]]
-        images += [bytes(turn(plain)) for turn in self.square_only]
-        renumber = self.renumber
-        best = None
-        for image in images:
-            first = bytes(dict.fromkeys(image))     # piece ids in order of first appearance
-            table = renumber.get(first)
-            if table is None:
-                table = bytearray(range(256))
-                for number, piece in enumerate(first):
-                    table[piece] = number
-                table = renumber[first] = bytes(table)
-            image = image.translate(table)
-            if best is None or image < best:
-                best = image
-        return tuple(best)
+        top, bottom = plain[:w], plain[self.n - w:]
+        patterns = self.row_patterns
+        keys = []
+        for row in (top, bottom[::-1], bottom, top[::-1]):
+            key = patterns.get(row)
+            if key is None:
+                key = patterns[row] = bytes(_Symmetry.normalized(row))
+            keys.append(key)
+        least = min(keys)
+        images = []
+        if keys[0] == least:
+            images.append(plain)
+        if keys[1] == least:
+            images.append(plain[::-1])
+        if keys[2] == least or keys[3] == least:
+            flipped = self._flipped(plain)
+            if keys[2] == least:
+                images.append(flipped)
+            if keys[3] == least:
+                images.append(flipped[::-1])
+        if len(images) == 1:
+            return tuple(self._renumbered(images[0]))
+        return self._least(images)
+
+    def _flipped(self, plain: bytes) -> bytes:
+        """The top-bottom mirror image: rows in reverse order."""
+        w = self.grid.width
+        return b"".join([plain[r:r + w] for r in range(self.n - w, -1, -w)])
+
+    def _images(self, plain: bytes) -> list[bytes]:
+        """Every image in reading order: the rectangle's symmetries reverse the whole, the
+        rows' order or both; a square's other four go through index lists."""
+        flipped = self._flipped(plain)
+        return [plain, plain[::-1], flipped, flipped[::-1]] + \
+            [bytes(turn(plain)) for turn in self.square_only]
+
+    def _least(self, images: list[bytes]) -> tuple[int, ...]:
+        return tuple(min(self._renumbered(image) for image in images))
+
+    def _renumbered(self, image: bytes) -> bytes:
+        """Piece ids renumbered 0, 1, 2 … by first appearance."""
+        first = bytes(dict.fromkeys(image))
+        table = self.renumber.get(first)
+        if table is None:
+            table = bytearray(range(256))
+            for number, piece in enumerate(first):
+                table[piece] = number
+            table = self.renumber[first] = bytes(table)
+        return image.translate(table)
 
 
 def _trusted_layout(grid: Grid, assignment: tuple[int, ...]) -> Layout:

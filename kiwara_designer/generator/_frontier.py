@@ -17,8 +17,9 @@ saw mirrored (``orient``) to put every cell back in its place.
 """
 from __future__ import annotations
 
-import gc
 import sys
+
+from ._collector import collector_paused
 
 NEW, UP, LEFT, MERGE = 0, 1, 2, 3
 
@@ -255,15 +256,9 @@ class Frontier:
         if self._root_entry is None:
             if sys.getrecursionlimit() < 4 * self.n + 1000:
                 sys.setrecursionlimit(4 * self.n + 1000)
-            collecting = gc.isenabled()
-            gc.disable()                  # millions of small tuples: the collector only slows us
-            try:
+            with collector_paused():
                 self._root_entry = self.completions(0, self.root)
-            finally:
-                if collecting:
-                    gc.enable()
-            self.memo = []                # the entries keep each other alive; keys are not needed
-            gc.freeze()                   # the table is permanent: keep the collector off it
+                self.memo = []            # the entries keep each other alive; keys are not needed
         return self._root_entry[0]
 
     # -- walking the table -------------------------------------------------------------------

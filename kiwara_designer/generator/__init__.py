@@ -286,16 +286,19 @@ class _ClassListing:
         return image.translate(table)
 
 
-def _trusted_layout(grid: Grid, assignment: tuple[int, ...]) -> Layout:
-    """A Layout from an assignment already numbered by first appearance, without re-checking
-    it (the generator's assignments are; this is the listing's hot path)."""
-    layout = object.__new__(Layout)
-    object.__setattr__(layout, "grid", grid)
-    object.__setattr__(layout, "assignment", assignment)
-    object.__setattr__(layout, "names", _NAMES[max(assignment) + 1])
+def _trusted_layout(grid: Grid, assignment: tuple[int, ...], territories: int) -> Layout:
+    """A Layout from an assignment already numbered by first appearance, with ``territories``
+    territories, without re-checking it (the generator's assignments are; this is the
+    listing's hot path): its fields are written straight into the frozen instance."""
+    layout = _new(Layout)
+    fields = layout.__dict__
+    fields["grid"] = grid
+    fields["assignment"] = assignment
+    fields["names"] = _NAMES[territories]
     return layout
 
 
+_new = object.__new__
 _NAMES = [tuple(TERRITORY_CHARS[:k]) for k in range(len(TERRITORY_CHARS) + 1)]
 
 
@@ -381,7 +384,7 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
     frontier, problem = source.frontier, source.problem
     jump = not canonical and filters is None
     classes = source.classes
-    grid, make = problem.grid, _trusted_layout
+    grid, make, k = problem.grid, _trusted_layout, problem.territories
     for mix in mixes:
         skip = 0
         if jump:
@@ -398,7 +401,7 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                     continue
             walks = frontier.walk(problem.code(mix), 0, classes.judge, classes.everything)
             for walked in walks:
-                layout = make(grid, classes.canonical(walked))
+                layout = make(grid, classes.canonical(walked), k)
                 if filters is not None and not filters.accepts(layout):
                     continue
                 if start:
@@ -407,8 +410,7 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 yield layout
             continue
         for walked in frontier.walk(problem.code(mix), skip):
-            a = source.assignment(walked)
-            layout = make(grid, a)
+            layout = make(grid, source.assignment(walked), k)
             if filters is not None and not filters.accepts(layout):
                 continue
             if start:
@@ -468,7 +470,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
             a = _Symmetry.normalized(unranker.unrank(code, index))
         if canonical:
             a = symmetry.canonical(a)
-        layout = _trusted_layout(problem.grid, a)
+        layout = _trusted_layout(problem.grid, a, problem.territories)
         if filters is not None and not filters.accepts(layout):
             continue
         out.append(layout)

@@ -455,7 +455,8 @@ class Frontier:
                         cur = cur.replace(cur[i - 1:i], keep) + keep
             return cur, f
 
-        moves[0] = _line_moves(self._root_entry, code, 0, line)
+        known: dict = {}      # the ways through lines, for this walk only (they cost memory)
+        moves[0] = _line_moves(known, self._root_entry, code, 0, line)
         level = 0
         while level >= 0:
             options = moves[level]
@@ -485,7 +486,8 @@ class Frontier:
             if level + 2 == lines:
                 # the last line: replayed here without the bookkeeping of the levels above
                 run = cur + runs[f]
-                for actions, _, _, _, plain, mirrored, _ in _line_moves(child, w, n - line, line):
+                last_line = _line_moves(known, child, w, n - line, line)
+                for actions, _, _, _, plain, mirrored, _ in last_line:
                     if plain is None:
                         last = replay(cur, f, flip, actions, level + 1)[0]
                     else:
@@ -497,20 +499,17 @@ class Frontier:
             level += 1
             ids[level], fresh[level], rel[level], orient[level] = cur, f, flip, o
             want[level], pending[level] = w, open_
-            moves[level], pos[level] = _line_moves(child, w, level * line, line), 0
+            moves[level], pos[level] = _line_moves(known, child, w, level * line, line), 0
 
 
-def _line_moves(entry: list, want: int, start: int, line: int) -> tuple:
+def _line_moves(known: dict, entry: list, want: int, start: int, line: int) -> tuple:
     """Every way through the line that starts at sweep step ``start`` from ``entry`` that can
-    still finish closing exactly ``want``, cached on the entry: (actions, code closed on the
+    still finish closing exactly ``want``: (actions, code closed on the
     way, entry reached, flip of the line's last edge, then where no pieces merge the new ids
     as index lists into ids + fresh numbers, for the line before seen as drawn and mirrored,
-    and how many fresh numbers it takes; else None, None, 0)."""
-    cache = entry[2]
-    if cache is None:
-        cache = entry[2] = {}
-    key = (line, want)                            # a tuple: apart from the other cache keys
-    found = cache.get(key)
+    and how many fresh numbers it takes; else None, None, 0). Kept in ``known`` (per walk)."""
+    key = (id(entry), want)
+    found = known.get(key)
     if found is None:
         found = []
         for actions, inc, last, flip in _ways(entry, want, line):
@@ -530,7 +529,7 @@ def _line_moves(entry: list, want: int, start: int, line: int) -> tuple:
                         index.append(i - 2 * (i % line) - 1 if mirrored else i - line)
                 getters.append(itemgetter(*index))
             found.append((actions, inc, last, flip, *getters, created))
-        found = cache[key] = tuple(found)
+        found = known[key] = tuple(found)
     return found
 
 

@@ -298,3 +298,20 @@ def test_building_a_table_leaves_the_collector_as_it_was():
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+@settings(max_examples=25, deadline=None)
+@given(width=st.integers(1, 4), height=st.integers(1, 4), k=st.integers(1, 4), data=st.data())
+def test_canonical_listing_of_any_small_problem_is_one_per_brute_force_class(width, height, k,
+                                                                              data):
+    # thin boards (one cell wide: lines of one cell), squares and both sweep directions
+    sizes = tuple(sorted(data.draw(st.sets(st.integers(1, width * height), min_size=1,
+                                           max_size=4))))
+    try:
+        listed = [c.assignment for c in iter_layouts(Grid(width, height), k, sizes,
+                                                     canonical=True)]
+    except GeneratorError:
+        return                                   # no mix of k sizes covers the board
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {brute.canonical(a, width, height)
+                           for a in brute_layouts(width, height, k, sizes)}

@@ -261,3 +261,57 @@ def test_fixed_layouts_unrank_one_to_one(width, height, k, sizes):
                     for mix in problem.mixes
                     for i in range(counter.count().get(problem.code(mix), 0))]
         assert len(unranked) == len(set(unranked)) and set(unranked) == expected
+
+
+def test_building_a_table_leaves_the_collector_as_it_was():
+    # the table is built with collection paused; afterwards nothing may stay frozen (cyclic
+    # garbage made before must still be collected) and the collector's state is restored
+    import gc
+    import weakref
+    from kiwara_designer.generator import Problem
+    from kiwara_designer.generator._frontier import Frontier
+
+    class Node:
+        pass
+
+    def build():
+        problem = Problem.make(Grid(4, 4), 4, (3, 4, 5))
+        Frontier(4, 4, problem.sizes, problem.unit, problem.valid_codes).table()
+
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            garbage = Node()
+            garbage.cycle = garbage
+            probe = weakref.ref(garbage)
+            del garbage
+            build()
+            assert gc.isenabled() == enabled and gc.get_freeze_count() == 0
+            gc.collect()
+            assert probe() is None
+        gc.enable()
+        kept = Node()
+        gc.freeze()                                  # a caller's own frozen objects stay frozen
+        frozen = gc.get_freeze_count()
+        build()
+        assert gc.get_freeze_count() == frozen and kept
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+@settings(max_examples=25, deadline=None)
+@given(width=st.integers(1, 4), height=st.integers(1, 4), k=st.integers(1, 4), data=st.data())
+def test_canonical_listing_of_any_small_problem_is_one_per_brute_force_class(width, height, k,
+                                                                              data):
+    # thin boards (one cell wide: lines of one cell), squares and both sweep directions
+    sizes = tuple(sorted(data.draw(st.sets(st.integers(1, width * height), min_size=1,
+                                           max_size=4))))
+    try:
+        listed = [c.assignment for c in iter_layouts(Grid(width, height), k, sizes,
+                                                     canonical=True)]
+    except GeneratorError:
+        return                                   # no mix of k sizes covers the board
+    assert len(listed) == len(set(listed))
+    assert set(listed) == {brute.canonical(a, width, height)
+                           for a in brute_layouts(width, height, k, sizes)}

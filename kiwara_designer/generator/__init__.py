@@ -12,6 +12,7 @@ Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's
 """
 from __future__ import annotations
 
+import atexit
 import random
 from functools import lru_cache
 from operator import itemgetter
@@ -99,6 +100,13 @@ class _Symmetry:
         return best
 
 
+def _inverse(perm) -> tuple[int, ...]:
+    back = [0] * len(perm)
+    for c, image in enumerate(perm):
+        back[image] = c
+    return tuple(back)
+
+
 def _getter(indices):
     if len(indices) == 1:
         only = indices[0]
@@ -114,46 +122,8 @@ class _Source:
         self.frontier = _frontier(problem)
         self.lines_mask = (1 << (problem.grid.size // self.frontier.line)) - 1
         self.readers: dict[int, object] = {}
-        self.sweepers: dict[int, object] = {}
         self.symmetry = _Symmetry(problem.grid)
-        # Symmetry classes are listed through one representative each: the layout whose river
-        # key is least, its canonical form being what is yielded. The river key lists, cell by
-        # cell in sweep order, whether the cell is cut off by a river from the cell before it
-        # in its line's direction ("up") and from the one before it in the line ("left").
-        # Unlike territory labels, these are final as soon as both cells are swept (a river
-        # between two pieces forbids them to merge), so a prefix of the key is already known
-        # when a line ends: the line mirror (reversing every line) can be ruled out early.
-        order = self.frontier.order
-        line = self.frontier.line
-        self.line = line
-        size = problem.grid.size
-        self.river_pairs = []
-        for k in range(size):
-            if k >= line:
-                self.river_pairs.append((k, k - line))
-            if k % line:
-                self.river_pairs.append((k, k - 1))
-        self.sweep_symmetry = _Symmetry(problem.grid, order)
-        self.sweep_to_reading = _getter([order.index(c) for c in problem.grid.cells])
-        self.line_mirror = any(
-            all(s.perm[order[k]] == order[(k // line) * line + line - 1 - k % line]
-                for k in range(size))
-            for s in problem.grid.symmetries[1:])
-
-    def is_representative(self, t: tuple[int, ...]) -> bool:
-        """``t`` (labels in sweep order) has the least river key of its symmetry class;
-        compared image by image, pair by pair, stopping at the first difference."""
-        pairs = self.river_pairs
-        for image_of in self.sweep_symmetry.getters:
-            image = image_of(t)
-            for k, before in pairs:
-                mine = t[k] != t[before]
-                theirs = image[k] != image[before]
-                if mine != theirs:
-                    if theirs < mine:
-                        return False
-                    break
-        return True
+        self.classes = _ClassListing(problem.grid, self.frontier)
 
     def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """Reading-order assignment of a walk's (piece ids, line orientations)."""
@@ -164,53 +134,186 @@ class _Source:
             reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
         return _Symmetry.normalized(reader(ids))
 
-    def sweep_labels(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
-        """Piece ids listed in sweep order (cell ``order[k]`` at ``k``), as drawn."""
-        ids, orient = walked
-        orient &= self.lines_mask
-        sweeper = self.sweepers.get(orient)
-        if sweeper is None:
-            position = reading_positions(self.frontier, orient)
-            sweeper = self.sweepers[orient] = _getter([position[c] for c in self.frontier.order])
-        return sweeper(ids)
-
-    def judge(self, ids: bytes, orient: int) -> int:
-        """Compare the river key of the lines swept so far with that of their line-mirror
-        image: -1 if the image's is smaller (no completion is its class's representative),
-        1 if larger (the line mirror can no longer win), 0 if equal so far."""
-        line = self.line
-        real = [ids[k:k + line] for k in range(0, len(ids), line)]
-        real = [seg[::-1] if orient >> lane & 1 else seg for lane, seg in enumerate(real)]
-        mine = b"".join(real)
-        image = b"".join(seg[::-1] for seg in real)
-        for k, before in self.river_pairs:
-            if k >= len(mine):
-                return 0
-            a, b = mine[k] != mine[before], image[k] != image[before]
-            if a != b:
-                return 1 if a < b else -1
-        return 0
-
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)
 
 
-def _trusted_layout(grid: Grid, assignment: tuple[int, ...]) -> Layout:
-    """A Layout from an assignment already numbered by first appearance, without re-checking
-    it (the generator's assignments are; this is the listing's hot path)."""
-    layout = object.__new__(Layout)
-    object.__setattr__(layout, "grid", grid)
-    object.__setattr__(layout, "assignment", assignment)
-    object.__setattr__(layout, "names", _NAMES[max(assignment) + 1])
+class _ClassListing:
+    """One layout per symmetry class, picked during the walk, and its canonical form.
+
+    The representative of a class is its layout with the least *river key*: for every pair of
+    neighbouring cells, in a fixed order, whether a river separates them. A river between two
+    swept cells is final (two pieces a river separates may never merge), so the key of every
+    image is known on the pairs whose cells, and whose images' cells, are all swept. The pairs
+    are ordered by how early that happens: on the 6 × 5 board (swept by columns) the two middle
+    columns come first, so all three mirror images and turns are compared, and most
+    non-representatives dropped, once four of the six columns are swept.
+    """
+
+    def __init__(self, grid: Grid, frontier: Frontier) -> None:
+        self.grid, self.line, self.n = grid, frontier.line, frontier.n
+        self.frontier = frontier
+        line, n = self.line, self.n
+        pairs = [(k, k - line) for k in range(line, n)] + \
+                [(k, k - 1) for k in range(n) if k % line]
+        images = _Symmetry(grid, frontier.order).sources    # image[k] = labels[source[k]]
+        self.everything = (1 << len(images)) - 1             # the symmetries still tied
+        known = {p: max(max(src[p[0]], src[p[1]], *p) for src in images) + 1 if images else 0
+                 for p in pairs}
+        key = sorted(pairs, key=lambda p: (known[p], p))
+        # per symmetry and per number of swept cells: the key's pairs comparable by then, as
+        # (my pair, the image's pair)
+        self.plans = [[tuple((k, b, src[k], src[b]) for k, b in key if known[(k, b)] <= depth)
+                       for depth in range(n + 1)] for src in images]
+        self.first_known = min(known.values(), default=n)
+        self.unturn: dict[tuple[int, int], object] = {}
+        self.readers: dict[int, object] = {}
+        self.renumber: dict[bytes, bytes] = {}
+        self.row_patterns: dict[bytes, bytes] = {}
+        # symmetries beyond the rectangle's four (a square's transposes and quarter turns)
+        w, h = grid.width, grid.height
+        rectangle = {tuple(range(n)), tuple(range(n))[::-1],
+                     tuple(c % w + (h - 1 - c // w) * w for c in range(n)),
+                     tuple(w - 1 - c % w + (c // w) * w for c in range(n))}
+        self.square_only = [_getter(_inverse(s.perm)) for s in grid.symmetries
+                            if s.perm not in rectangle]
+        self.lines_mask = (1 << (n // line)) - 1
+
+    def judge(self, ids: bytes, orient: int, undecided: int) -> int:
+        """Compare the river key of the swept cells with that of each undecided image: -1 if
+        an image's is smaller (no completion is its class's representative), else the
+        symmetries still tied (as bits)."""
+        depth = len(ids)
+        if depth < self.first_known:
+            return undecided
+        lanes = orient & ((1 << (depth // self.line)) - 1)
+        unturn = self.unturn.get((lanes, depth))
+        if unturn is None:
+            unturn = self.unturn[(lanes, depth)] = self._unturner(lanes, depth)
+        t = unturn(ids)
+        plans = self.plans
+        still = undecided
+        g = 0
+        while undecided:
+            if undecided & 1:
+                for k, b, gk, gb in plans[g][depth]:
+                    mine, theirs = t[k] != t[b], t[gk] != t[gb]
+                    if mine != theirs:
+                        if theirs < mine:
+                            return -1
+                        still &= ~(1 << g)
+                        break
+                else:
+                    if depth == self.n:             # equal keys: the symmetry fixes the layout
+                        still &= ~(1 << g)
+            undecided >>= 1
+            g += 1
+        return still
+
+    def _unturner(self, lanes: int, depth: int):
+        """Piece ids of a walk's first ``depth`` cells back in sweep order (lines the table saw
+        mirrored are reversed back)."""
+        line = self.line
+        index = []
+        for lane in range(depth // line):
+            slots = range(line)
+            if lanes >> lane & 1:
+                slots = reversed(slots)
+            index += [lane * line + s for s in slots]
+        return _getter(index) if index else (lambda ids: ())
+
+    def canonical(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+        """The canonical form (least normalised image in reading order) of a walk's layout."""
+        ids, orient = walked
+        orient &= self.lines_mask
+        read = self.readers.get(orient)
+        if read is None:
+            read = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        plain = bytes(read(ids))
+        if self.square_only:
+            return self._least(self._images(plain))
+        # An image's first row, numbered alone, starts its normalised form: usually one image
+        # has the least first row and only it is renumbered in full. On a rectangle the first
+        # rows are the top and bottom rows, either way round.
+        w = self.grid.width
+        top, bottom = plain[:w], plain[self.n - w:]
+        patterns = self.row_patterns
+        keys = []
+        for row in (top, bottom[::-1], bottom, top[::-1]):
+            key = patterns.get(row)
+            if key is None:
+                key = patterns[row] = bytes(_Symmetry.normalized(row))
+            keys.append(key)
+        least = min(keys)
+        images = []
+        if keys[0] == least:
+            images.append(plain)
+        if keys[1] == least:
+            images.append(plain[::-1])
+        if keys[2] == least or keys[3] == least:
+            flipped = self._flipped(plain)
+            if keys[2] == least:
+                images.append(flipped)
+            if keys[3] == least:
+                images.append(flipped[::-1])
+        if len(images) == 1:
+            return tuple(self._renumbered(images[0]))
+        return self._least(images)
+
+    def _flipped(self, plain: bytes) -> bytes:
+        """The top-bottom mirror image: rows in reverse order."""
+        w = self.grid.width
+        return b"".join([plain[r:r + w] for r in range(self.n - w, -1, -w)])
+
+    def _images(self, plain: bytes) -> list[bytes]:
+        """Every image in reading order: the rectangle's symmetries reverse the whole, the
+        rows' order or both; a square's other four go through index lists."""
+        flipped = self._flipped(plain)
+        return [plain, plain[::-1], flipped, flipped[::-1]] + \
+            [bytes(turn(plain)) for turn in self.square_only]
+
+    def _least(self, images: list[bytes]) -> tuple[int, ...]:
+        return tuple(min(self._renumbered(image) for image in images))
+
+    def _renumbered(self, image: bytes) -> bytes:
+        """Piece ids renumbered 0, 1, 2 … by first appearance."""
+        first = bytes(dict.fromkeys(image))
+        table = self.renumber.get(first)
+        if table is None:
+            table = bytearray(range(256))
+            for number, piece in enumerate(first):
+                table[piece] = number
+            table = self.renumber[first] = bytes(table)
+        return image.translate(table)
+
+
+def _trusted_layout(grid: Grid, assignment: tuple[int, ...], territories: int) -> Layout:
+    """A Layout from an assignment already numbered by first appearance, with ``territories``
+    territories, without re-checking it (the generator's assignments are; this is the
+    listing's hot path): its fields are written straight into the frozen instance."""
+    layout = _new(Layout)
+    fields = layout.__dict__
+    fields["grid"] = grid
+    fields["assignment"] = assignment
+    fields["names"] = _NAMES[territories]
     return layout
 
 
+_new = object.__new__
 _NAMES = [tuple(TERRITORY_CHARS[:k]) for k in range(len(TERRITORY_CHARS) + 1)]
 
 
 @lru_cache(maxsize=4)
 def _source(problem: Problem) -> _Source:
     return _Source(problem)
+
+
+@atexit.register
+def _forget_tables() -> None:
+    """Release the cached tables before the interpreter's last collection, which would
+    otherwise traverse every entry (seconds on the 6 × 5 table; freed now in a fraction)."""
+    for cached in (_source, _class_counts, _fixed_point_counters, _frontier):
+        cached.cache_clear()
 
 
 def _mixes(problem: Problem, mix) -> tuple[tuple[int, ...], ...]:
@@ -289,9 +392,8 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
 def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
     frontier, problem = source.frontier, source.problem
     jump = not canonical and filters is None
-    is_representative = source.is_representative
-    canonical_form = source.symmetry.canonical
-    grid, make = problem.grid, _trusted_layout
+    classes = source.classes
+    grid, make, k = problem.grid, _trusted_layout, problem.territories
     for mix in mixes:
         skip = 0
         if jump:
@@ -302,18 +404,13 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
             skip, start = start, 0
         if canonical:
             if start and filters is None:       # whole mixes are skipped by their class count
-                classes = _class_counts(problem)[mix]
-                if start >= classes:
-                    start -= classes
+                in_mix = _class_counts(problem)[mix]
+                if start >= in_mix:
+                    start -= in_mix
                     continue
-            walks = frontier.walk(problem.code(mix), 0,
-                                  source.judge if source.line_mirror else None)
+            walks = frontier.walk(problem.code(mix), 0, classes.judge, classes.everything)
             for walked in walks:
-                swept = source.sweep_labels(walked)
-                if not is_representative(swept):
-                    continue
-                a = canonical_form(_Symmetry.normalized(source.sweep_to_reading(swept)))
-                layout = make(grid, a)
+                layout = make(grid, classes.canonical(walked), k)
                 if filters is not None and not filters.accepts(layout):
                     continue
                 if start:
@@ -322,8 +419,7 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                 yield layout
             continue
         for walked in frontier.walk(problem.code(mix), skip):
-            a = source.assignment(walked)
-            layout = make(grid, a)
+            layout = make(grid, source.assignment(walked), k)
             if filters is not None and not filters.accepts(layout):
                 continue
             if start:
@@ -383,7 +479,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
             a = _Symmetry.normalized(unranker.unrank(code, index))
         if canonical:
             a = symmetry.canonical(a)
-        layout = _trusted_layout(problem.grid, a)
+        layout = _trusted_layout(problem.grid, a, problem.territories)
         if filters is not None and not filters.accepts(layout):
             continue
         out.append(layout)

@@ -17,8 +17,10 @@ saw mirrored (``orient``) to put every cell back in its place.
 """
 from __future__ import annotations
 
-import gc
 import sys
+from operator import itemgetter
+
+from ._collector import collector_paused
 
 NEW, UP, LEFT, MERGE = 0, 1, 2, 3
 
@@ -255,15 +257,9 @@ class Frontier:
         if self._root_entry is None:
             if sys.getrecursionlimit() < 4 * self.n + 1000:
                 sys.setrecursionlimit(4 * self.n + 1000)
-            collecting = gc.isenabled()
-            gc.disable()                  # millions of small tuples: the collector only slows us
-            try:
+            with collector_paused():
                 self._root_entry = self.completions(0, self.root)
-            finally:
-                if collecting:
-                    gc.enable()
-            self.memo = []                # the entries keep each other alive; keys are not needed
-            gc.freeze()                   # the table is permanent: keep the collector off it
+                self.memo = []            # the entries keep each other alive; keys are not needed
         return self._root_entry[0]
 
     # -- walking the table -------------------------------------------------------------------
@@ -289,16 +285,22 @@ class Frontier:
             entry = child
         return ids, orient
 
-    def walk(self, code: int, skip: int = 0, judge=None):
+    def walk(self, code: int, skip: int = 0, judge=None, undecided: int = 0):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
 
-        ``judge(ids, orient)``, if given, is asked at the end of each line as long as it has
-        answered 0 so far: a negative answer skips every completion of that prefix, a positive
-        one stops the asking. The hot loop of listing: kept flat on purpose."""
+        ``judge(ids, orient, undecided)``, if given, is asked at the end of each line (the last
+        one included) as long as what it still has to decide is non-zero (``undecided`` at the
+        start, then its last answer): a negative answer skips every completion of that prefix.
+        The hot loop of listing: kept flat on purpose."""
         self.table()
         n, line = self.n, self.line
         if self._root_entry[0].get(code, 0) <= skip:
+            return
+        if judge is not None:
+            if skip:
+                raise ValueError("a judged walk starts at the beginning")
+            yield from self._walk_by_lines(code, judge, undecided)
             return
         edge_lists: list = [()] * n
         pos = [0] * n
@@ -312,12 +314,9 @@ class Frontier:
         lane = [d // line for d in range(n)]
         mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
         one = [bytes((x,)) for x in range(256)]
-        undecided = [judge is not None] * (n + 1)   # the judge still has to be asked
         tail = n - line if n > line else -1           # where the last line starts
         tail_steps = range(tail, n)
         want[0] = code
-        if judge is not None and skip:
-            raise ValueError("a judged walk starts at the beginning")
         backing = False
         if skip:
             # descend to the skip-th completion, choosing edges by counts
@@ -381,19 +380,11 @@ class Frontier:
                 ids[d + 1] = nid
                 if line_end[d]:
                     o = orient[d]
-                    o = orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
+                    orient[d + 1] = o | ((((o >> lane[d]) & 1) ^ flip) << (lane[d] + 1))
                     rel[d + 1] = flip
-                    if undecided[d] and d + 1 < n:
-                        verdict = judge(nid, o)
-                        if verdict < 0:
-                            break                    # no completion of this prefix is wanted
-                        undecided[d + 1] = verdict == 0
-                    else:
-                        undecided[d + 1] = False
                 else:
                     orient[d + 1] = orient[d]
                     rel[d + 1] = rel[d]
-                    undecided[d + 1] = undecided[d]
                 w = want[d + 1] = want[d] - inc
                 d += 1
                 if d == n:
@@ -427,6 +418,129 @@ class Frontier:
                 if edges is None:
                     edges = _viable(child, w)
                 edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
+
+
+    def _walk_by_lines(self, code: int, judge, undecided: int):
+        """:meth:`walk` with a judge, a whole line per step: the ways through a line from a
+        table entry are listed once (cached, with the new line's piece ids as index lists
+        where no pieces merge) and replayed, and the judge is asked at each line's end while
+        ``undecided`` (its last answer) is not zero."""
+        n, line = self.n, self.line
+        lines = n // line
+        one = [bytes((x,)) for x in range(256)]
+        runs = [bytes(x & 255 for x in range(f, f + line)) for f in range(n + 1)]
+        mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
+        steps = [range(k * line, (k + 1) * line) for k in range(lines)]
+        moves: list = [()] * lines
+        pos = [0] * lines
+        ids = [b""] * lines
+        fresh, rel, orient = [0] * lines, [False] * lines, [0] * lines
+        want, pending = [0] * lines, [0] * lines
+        want[0], pending[0] = code, undecided
+
+        def replay(cur, f, r, actions, level):
+            """The piece ids after a line with merges, cell by cell."""
+            for i, a in zip(steps[level], actions):
+                if a == NEW:
+                    cur += one[f]
+                    f += 1
+                elif a == LEFT:
+                    cur += cur[i - 1:i]
+                else:
+                    up = mirrored_up[i] if r else i - line
+                    keep = cur[up:up + 1]
+                    if a == UP:
+                        cur += keep
+                    else:
+                        cur = cur.replace(cur[i - 1:i], keep) + keep
+            return cur, f
+
+        known: dict = {}      # the ways through lines, for this walk only (they cost memory)
+        moves[0] = _line_moves(known, self._root_entry, code, 0, line)
+        level = 0
+        while level >= 0:
+            options = moves[level]
+            p = pos[level]
+            if p == len(options):
+                level -= 1
+                continue
+            pos[level] = p + 1
+            actions, inc, child, flip, plain, mirrored, created = options[p]
+            cur, f = ids[level], fresh[level]
+            if plain is None:
+                cur, f = replay(cur, f, rel[level], actions, level)
+            else:
+                cur += bytes((mirrored if rel[level] else plain)(cur + runs[f]))
+                f += created
+            o = orient[level]
+            o |= (((o >> level) & 1) ^ flip) << (level + 1)
+            open_ = pending[level]
+            if open_:
+                open_ = judge(cur, o, open_)
+                if open_ < 0:
+                    continue                         # no completion of this prefix is wanted
+            if level + 1 == lines:
+                yield cur, o
+                continue
+            w = want[level] - inc
+            if level + 2 == lines:
+                # the last line: replayed here without the bookkeeping of the levels above
+                run = cur + runs[f]
+                last_line = _line_moves(known, child, w, n - line, line)
+                for actions, _, _, _, plain, mirrored, _ in last_line:
+                    if plain is None:
+                        last = replay(cur, f, flip, actions, level + 1)[0]
+                    else:
+                        last = cur + bytes((mirrored if flip else plain)(run))
+                    if open_ and judge(last, o, open_) < 0:
+                        continue
+                    yield last, o
+                continue
+            level += 1
+            ids[level], fresh[level], rel[level], orient[level] = cur, f, flip, o
+            want[level], pending[level] = w, open_
+            moves[level], pos[level] = _line_moves(known, child, w, level * line, line), 0
+
+
+def _line_moves(known: dict, entry: list, want: int, start: int, line: int) -> tuple:
+    """Every way through the line that starts at sweep step ``start`` from ``entry`` that can
+    still finish closing exactly ``want``: (actions, code closed on the
+    way, entry reached, flip of the line's last edge, then where no pieces merge the new ids
+    as index lists into ids + fresh numbers, for the line before seen as drawn and mirrored,
+    and how many fresh numbers it takes; else None, None, 0). Kept in ``known`` (per walk)."""
+    key = (id(entry), want)
+    found = known.get(key)
+    if found is None:
+        found = []
+        for actions, inc, last, flip in _ways(entry, want, line):
+            if MERGE in actions or line == 1:
+                found.append((actions, inc, last, flip, None, None, 0))
+                continue
+            getters = []
+            for mirrored in (False, True):
+                index, created = [], 0
+                for i, action in enumerate(actions, start):
+                    if action == NEW:
+                        index.append(start + created)
+                        created += 1
+                    elif action == LEFT:
+                        index.append(index[-1])
+                    else:
+                        index.append(i - 2 * (i % line) - 1 if mirrored else i - line)
+                getters.append(itemgetter(*index))
+            found.append((actions, inc, last, flip, *getters, created))
+        found = known[key] = tuple(found)
+    return found
+
+
+def _ways(entry: list, want: int, steps: int):
+    """Every way through the next ``steps`` cells: (actions, code closed, entry, last flip)."""
+    for action, inc, child, flip in _viable(entry, want):
+        if steps == 1:
+            yield (action,), inc, child, flip
+        else:
+            for actions, more, last, last_flip in _ways(child, want - inc, steps - 1):
+                yield (action,) + actions, inc + more, last, last_flip
 
 
 def _viable(entry: list, want: int) -> tuple:

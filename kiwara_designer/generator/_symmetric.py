@@ -10,7 +10,7 @@ unranks fixed layouts, which class sampling draws from.
 """
 from __future__ import annotations
 
-import gc
+from ._collector import collector_paused
 
 
 class FixedPointCounter:
@@ -47,13 +47,8 @@ class FixedPointCounter:
     def count(self) -> dict[int, int]:
         """Fixed layouts by code of their size multiset (the table is kept for unranking)."""
         if 0 not in self.memo:
-            collecting = gc.isenabled()
-            gc.disable()
-            try:
+            with collector_paused():
                 self._count(0)
-            finally:
-                if collecting:
-                    gc.enable()
         return self.memo[0]
 
     def _moves(self, used: int):

@@ -114,6 +114,15 @@ def _getter(indices):
     return itemgetter(*indices)
 
 
+def _reader(cache: dict, frontier, orient: int):
+    """The getter putting a walk's piece ids into reading order for these line orientations,
+    built once per orientation."""
+    reader = cache.get(orient)
+    if reader is None:
+        reader = cache[orient] = _getter(reading_positions(frontier, orient))
+    return reader
+
+
 class _Source:
     """Turns the table's walks (piece ids in sweep order) into assignments in reading order."""
 
@@ -128,10 +137,7 @@ class _Source:
     def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """Reading-order assignment of a walk's (piece ids, line orientations)."""
         ids, orient = walked
-        orient &= self.lines_mask
-        reader = self.readers.get(orient)
-        if reader is None:
-            reader = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        reader = _reader(self.readers, self.frontier, orient & self.lines_mask)
         return _Symmetry.normalized(reader(ids))
 
     def count(self, mix) -> int:
@@ -225,10 +231,7 @@ class _ClassListing:
     def canonical(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """The canonical form (least normalised image in reading order) of a walk's layout."""
         ids, orient = walked
-        orient &= self.lines_mask
-        read = self.readers.get(orient)
-        if read is None:
-            read = self.readers[orient] = _getter(reading_positions(self.frontier, orient))
+        read = _reader(self.readers, self.frontier, orient & self.lines_mask)
         plain = bytes(read(ids))
         if self.square_only:
             return self._least(self._images(plain))

@@ -412,17 +412,11 @@ def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> It
                     start -= in_mix
                     continue
             walks = frontier.walk(problem.code(mix), 0, classes.judge, classes.everything)
-            for walked in walks:
-                layout = make(grid, classes.canonical(walked), k)
-                if filters is not None and not filters.accepts(layout):
-                    continue
-                if start:
-                    start -= 1
-                    continue
-                yield layout
-            continue
-        for walked in frontier.walk(problem.code(mix), skip):
-            layout = make(grid, source.assignment(walked), k)
+            layouts = (make(grid, classes.canonical(walked), k) for walked in walks)
+        else:
+            walks = frontier.walk(problem.code(mix), skip)
+            layouts = (make(grid, source.assignment(walked), k) for walked in walks)
+        for layout in layouts:
             if filters is not None and not filters.accepts(layout):
                 continue
             if start:

@@ -143,7 +143,7 @@ def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int 
                    allowed, None if sizes else base.mix)
 
 
-@main.command()
+@main.command("validate")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--rules", type=click.Choice(sorted(RULESETS)), default="free-play", show_default=True,
               help="Ruleset to check against.")
@@ -193,9 +193,6 @@ def validate_cmd(files, rules, sizes, territories, width, height, as_json) -> No
     if as_json:
         click.echo(json.dumps({"rules": ruleset.describe(), "results": results}, indent=2))
     sys.exit(status)
-
-
-validate_cmd.name = "validate"
 
 
 def _print_report(where: str, report) -> None:

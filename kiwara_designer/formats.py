@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import KiwaraError
-from .geometry import GeometryError, Grid
+from .geometry import GeometryError
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 
 MAX_INPUT_BYTES = 1_000_000
@@ -222,10 +222,3 @@ def load_layout(name: str) -> Layout:
                          entries[1].line)
     return entries[0].layout
 
-
-def load_grid_layout(name: str, grid: Grid | None = None) -> Layout:
-    layout = load_layout(name)
-    if grid is not None and layout.grid != grid:
-        raise InputError(source_label(name), f"board is {layout.grid.width} × {layout.grid.height}, "
-                                             f"expected {grid.width} × {grid.height}")
-    return layout

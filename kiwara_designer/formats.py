@@ -43,8 +43,12 @@ class LayoutEntry:
 
 # -- formatting ------------------------------------------------------------------------------
 def format_text(layout: Layout, spaced: bool = True) -> str:
-    sep = " " if spaced else ""
-    return "\n".join(sep.join(row) for row in layout.rows) + "\n"
+    if not spaced:
+        return "\n".join(layout.rows) + "\n"
+    # the listing's hot path: one space after every cell, then every row's last one a newline
+    text = bytearray(" ".join(layout.letters).encode() + b"\n")
+    text[2 * layout.grid.width - 1::2 * layout.grid.width] = b"\n" * layout.grid.height
+    return text.decode()
 
 
 def to_json_dict(layout: Layout) -> dict:

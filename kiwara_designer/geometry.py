@@ -52,6 +52,11 @@ class Grid:
     def cells(self) -> range:
         return range(self.size)
 
+    @cached_property
+    def row_slices(self) -> tuple[slice, ...]:
+        """The slice of each row in a sequence of cells in reading order."""
+        return tuple(slice(start, start + self.width) for start in range(0, self.size, self.width))
+
     def cell(self, col: int, row: int) -> int:
         return row * self.width + col
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterable, Sequence
 
 import networkx as nx
@@ -17,10 +17,17 @@ from .errors import KiwaraError
 from .geometry import DEFAULT_GRID, Grid, Symmetry
 
 TERRITORY_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits
+_NAMEABLE = frozenset(TERRITORY_CHARS)
 
 
 class LayoutError(KiwaraError):
     """A layout that cannot even be built (wrong number of cells, too many territories)."""
+
+
+@lru_cache(maxsize=1024)
+def _name_table(names: tuple[str, ...]) -> bytes:
+    """bytes.translate table from territory numbers to their (one-character) names."""
+    return bytes.maketrans(bytes(range(len(names))), "".join(names).encode())
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,8 @@ class Layout:
             raise LayoutError(f"{len(order)} territories; at most {len(TERRITORY_CHARS)} can be named")
         if len(names) != len(order) or len(set(names)) != len(names):
             raise LayoutError("one distinct name is needed for each territory")
+        if not _NAMEABLE.issuperset(names):
+            raise LayoutError("territory names are single characters A-Z, a-z or 0-9")
         if numbers != self.assignment:
             names = tuple(names[i] for i in order) if self.names else names
         object.__setattr__(self, "assignment", numbers)
@@ -103,10 +112,13 @@ class Layout:
 
     # -- derived quantities ------------------------------------------------------------------
     @property
+    def letters(self) -> str:
+        """Every cell's territory name, in reading order (the hot path of listing layouts)."""
+        return bytes(self.assignment).translate(_name_table(self.names)).decode()
+
+    @property
     def rows(self) -> tuple[str, ...]:
-        w = self.grid.width
-        labels = [self.names[t] for t in self.assignment]
-        return tuple("".join(labels[r * w:(r + 1) * w]) for r in range(self.grid.height))
+        return tuple(map(self.letters.__getitem__, self.grid.row_slices))
 
     def label(self, cell: int) -> str:
         return self.names[self.assignment[cell]]

@@ -12,7 +12,6 @@ Order of enumeration: mix by mix (mixes sorted), and within a mix in the table's
 """
 from __future__ import annotations
 
-import atexit
 import random
 from functools import lru_cache
 from operator import itemgetter
@@ -309,14 +308,6 @@ _NAMES = [tuple(TERRITORY_CHARS[:k]) for k in range(len(TERRITORY_CHARS) + 1)]
 @lru_cache(maxsize=4)
 def _source(problem: Problem) -> _Source:
     return _Source(problem)
-
-
-@atexit.register
-def _forget_tables() -> None:
-    """Release the cached tables before the interpreter's last collection, which would
-    otherwise traverse every entry (seconds on the 6 × 5 table; freed now in a fraction)."""
-    for cached in (_source, _class_counts, _fixed_point_counters, _frontier):
-        cached.cache_clear()
 
 
 def _mixes(problem: Problem, mix) -> tuple[tuple[int, ...], ...]:

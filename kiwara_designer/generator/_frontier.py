@@ -6,6 +6,8 @@ belong to one piece), the size of every open piece, and the pairs of open pieces
 merge because a river already runs between them. The number of completions of a state, split by
 the multiset of territory sizes still to be closed (encoded as one integer), is memoised top-down;
 the same table drives exact counts, unranking (enumeration from an index) and uniform sampling.
+Table entries are numbered and held in flat lists of dicts of ints and tuples of ints, which the
+garbage collector does not track: a table of a million entries costs it nothing to look at.
 
 Each cell takes one of four actions: start a new piece, join the piece behind it ("up"), join the
 piece beside it ("left"), or join and merge both. A piece closes when its last frontier cell leaves
@@ -19,8 +21,6 @@ from __future__ import annotations
 
 import sys
 from operator import itemgetter
-
-from ._collector import collector_paused
 
 NEW, UP, LEFT, MERGE = 0, 1, 2, 3
 
@@ -69,12 +69,22 @@ class Frontier:
             self.order = tuple((i % height) * width + i // height for i in range(self.n))
         else:
             self.order = tuple(range(self.n))
+        # the table: entry number -> completion counts, and edges
+        self.counts: list[dict[int, int]] = [{0: 1}]          # entry 0: the board is full
+        self.edges: list[tuple] = [()]
+        # what walks found, by entry * stride + code: one dict each, so that adding to them
+        # makes no new object the collector tracks for long
+        self.stride = max(valid) + 1
+        self._viable_cache: dict[int, tuple] = {}
+        self._suffix_cache: dict[int, tuple] = {}
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
-        self.memo[self.n][((-1,) * self.line, (), 0)] = [{0: 1}, (), None]
+        self.memo[self.n][((-1,) * self.line, (), 0)] = 0
         self._option_cache: dict = {}
         self._mirror_cache: dict = {}
-        self._root_entry: list | None = None
+        self._getter_cache: dict = {}
+        self._getters: list = []
+        self._root_entry: int | None = None
 
     # -- transitions -----------------------------------------------------------------------
     def _structural_options(self, labels: tuple[int, ...], slot: int, last_line: bool,
@@ -175,14 +185,14 @@ class Frontier:
         return tuple([remap[x] for x in reversed(labels)]), tuple(order), new_forb
 
     # -- completion counts -------------------------------------------------------------------
-    def completions(self, i: int, state) -> list:
-        """The table entry of ``state`` after ``i`` cells: ``[counts, edges, viable]`` where
-        ``counts`` maps the code of the multiset of sizes still to close to the number of ways
-        to finish, ``edges`` lists ``(action, closed code, entry of the next state, mirrored)``
-        for every move that can still finish, and ``viable`` caches, per code, the edges that
-        can finish with exactly that code."""
+    def completions(self, i: int, state) -> int:
+        """The number of the table entry of ``state`` after ``i`` cells. Its ``counts`` map the
+        code of the multiset of sizes still to close to the number of ways to finish; its
+        ``edges`` list ``(action, closed code, entry of the next state, mirrored)`` for every
+        move that can still finish."""
         labels, sizes, forb = state
         unit, max_size, valid = self.unit, self.max_size, self.valid
+        table = self.counts
         below = self.memo[i + 1]
         boundary = (i + 1) % self.line == 0 and i + 1 < self.n
         ext = sizes + (0,)
@@ -227,7 +237,7 @@ class Frontier:
                 sub = below.get(nxt)
                 if sub is None:
                     sub = self.completions(i + 1, nxt)
-                counts = sub[0]
+                counts = table[sub]
                 if not counts:
                     continue
                 if inc:
@@ -249,7 +259,9 @@ class Frontier:
                 else:
                     total, shared = counts, True     # copied only if another move adds to it
                 edges.append((action, inc, sub, flip))
-        entry = self.memo[i][state] = [total, tuple(edges), None]
+        entry = self.memo[i][state] = len(table)
+        table.append(total)
+        self.edges.append(tuple(edges))
         return entry
 
     def table(self) -> dict[int, int]:
@@ -257,10 +269,10 @@ class Frontier:
         if self._root_entry is None:
             if sys.getrecursionlimit() < 4 * self.n + 1000:
                 sys.setrecursionlimit(4 * self.n + 1000)
-            with collector_paused():
-                self._root_entry = self.completions(0, self.root)
-                self.memo = []            # the entries keep each other alive; keys are not needed
-        return self._root_entry[0]
+            self._root_entry = self.completions(0, self.root)
+            # states and transitions were needed to build the table, not to walk it
+            self.memo, self._option_cache, self._mirror_cache = [], {}, {}
+        return self.counts[self._root_entry]
 
     # -- walking the table -------------------------------------------------------------------
     def unrank(self, code: int, index: int) -> tuple[bytes, int]:
@@ -269,9 +281,10 @@ class Frontier:
         self.table()
         entry, want, ids, fresh, line = self._root_entry, code, b"", 0, self.line
         rel, orient = False, 0
+        counts, all_edges = self.counts, self.edges
         for i in range(self.n):
-            for action, inc, child, flip in entry[1]:   # (no viable-edge cache: random paths)
-                c = child[0].get(want - inc, 0)
+            for action, inc, child, flip in all_edges[entry]:   # (no viable-edge cache: random paths)
+                c = counts[child].get(want - inc, 0)
                 if index < c:
                     break
                 index -= c
@@ -293,10 +306,11 @@ class Frontier:
         one included) as long as what it still has to decide is non-zero (``undecided`` at the
         start, then its last answer): a negative answer skips every completion of that prefix.
         The hot loop of listing: kept flat on purpose."""
-        self.table()
-        n, line = self.n, self.line
-        if self._root_entry[0].get(code, 0) <= skip:
+        if self.table().get(code, 0) <= skip:
             return
+        n, line = self.n, self.line
+        counts, all_edges, viable = self.counts, self.edges, self._viable
+        known_viable, stride = self._viable_cache, self.stride
         if judge is not None:
             if skip:
                 raise ValueError("a judged walk starts at the beginning")
@@ -322,14 +336,13 @@ class Frontier:
             # descend to the skip-th completion, choosing edges by counts
             entry = self._root_entry
             for d in range(n):
-                edges = entry[1]
                 w = want[d]
-                for p, (action, inc, child, flip) in enumerate(edges):
-                    c = child[0].get(w - inc, 0)
+                for action, inc, child, flip in all_edges[entry]:
+                    c = counts[child].get(w - inc, 0)
                     if skip < c:
                         break
                     skip -= c
-                edge_lists[d] = edges = _viable(entry, w)
+                edge_lists[d] = edges = viable(entry, w)
                 pos[d], ends[d] = edges.index((action, inc, child, flip)), len(edges)
                 ids[d + 1], fresh[d + 1] = _apply(action, d, line, ids[d], fresh[d], rel[d])
                 if line_end[d]:
@@ -344,7 +357,7 @@ class Frontier:
             d, backing = n - 1, True
         else:
             d = 0
-            edge_lists[0] = _viable(self._root_entry, code)
+            edge_lists[0] = viable(self._root_entry, code)
             ends[0] = len(edge_lists[0])
         while True:
             if backing:
@@ -395,7 +408,7 @@ class Frontier:
                     # the last line: its completions are listed once per table entry and
                     # replayed here without the bookkeeping of the general loop
                     f0, last_orient = fresh[d], orient[d]
-                    for actions in _suffixes(child, w):
+                    for actions in self._suffixes(child, w):
                         cur, f = nid, f0
                         for i, a in zip(tail_steps, actions):
                             if a == NEW:
@@ -413,10 +426,9 @@ class Frontier:
                         yield cur, last_orient
                     d -= 1
                     break
-                cache = child[2]
-                edges = cache.get(w) if cache is not None else None
+                edges = known_viable.get(child * stride + w)
                 if edges is None:
-                    edges = _viable(child, w)
+                    edges = viable(child, w)
                 edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
 
 
@@ -456,7 +468,8 @@ class Frontier:
             return cur, f
 
         known: dict = {}      # the ways through lines, for this walk only (they cost memory)
-        moves[0] = _line_moves(known, self._root_entry, code, 0, line)
+        line_moves, getters = self._line_moves, self._getters
+        moves[0] = line_moves(known, self._root_entry, code, 0)
         level = 0
         while level >= 0:
             options = moves[level]
@@ -465,12 +478,12 @@ class Frontier:
                 level -= 1
                 continue
             pos[level] = p + 1
-            actions, inc, child, flip, plain, mirrored, created = options[p]
+            actions, inc, child, flip, g, created = options[p]
             cur, f = ids[level], fresh[level]
-            if plain is None:
+            if g < 0:
                 cur, f = replay(cur, f, rel[level], actions, level)
             else:
-                cur += bytes((mirrored if rel[level] else plain)(cur + runs[f]))
+                cur += bytes(getters[g + rel[level]](cur + runs[f]))
                 f += created
             o = orient[level]
             o |= (((o >> level) & 1) ^ flip) << (level + 1)
@@ -486,12 +499,12 @@ class Frontier:
             if level + 2 == lines:
                 # the last line: replayed here without the bookkeeping of the levels above
                 run = cur + runs[f]
-                last_line = _line_moves(known, child, w, n - line, line)
-                for actions, _, _, _, plain, mirrored, _ in last_line:
-                    if plain is None:
+                last_line = line_moves(known, child, w, n - line)
+                for actions, _, _, _, g, _ in last_line:
+                    if g < 0:
                         last = replay(cur, f, flip, actions, level + 1)[0]
                     else:
-                        last = cur + bytes((mirrored if flip else plain)(run))
+                        last = cur + bytes(getters[g + flip](run))
                     if open_ and judge(last, o, open_) < 0:
                         continue
                     yield last, o
@@ -499,24 +512,36 @@ class Frontier:
             level += 1
             ids[level], fresh[level], rel[level], orient[level] = cur, f, flip, o
             want[level], pending[level] = w, open_
-            moves[level], pos[level] = _line_moves(known, child, w, level * line, line), 0
+            moves[level], pos[level] = line_moves(known, child, w, level * line), 0
 
+    def _line_moves(self, known: dict, entry: int, want: int, start: int) -> tuple:
+        """Every way through the line that starts at sweep step ``start`` from ``entry`` that
+        can still finish closing exactly ``want``: (actions, code closed on the way, entry
+        reached, flip of the line's last edge, then where no pieces merge the place of the new
+        ids' getters (:meth:`_line_getters`) and how many fresh numbers they take, else -1, 0).
+        Kept in ``known`` (per walk); they hold only ints so the collector skips them."""
+        key = (entry, want)
+        found = known.get(key)
+        if found is None:
+            line = self.line
+            found = []
+            for actions, inc, last, flip in self._ways(entry, want, line):
+                if MERGE in actions or line == 1:
+                    found.append((actions, inc, last, flip, -1, 0))
+                else:
+                    found.append((actions, inc, last, flip, *self._line_getters(actions, start)))
+            found = known[key] = tuple(found)
+        return found
 
-def _line_moves(known: dict, entry: list, want: int, start: int, line: int) -> tuple:
-    """Every way through the line that starts at sweep step ``start`` from ``entry`` that can
-    still finish closing exactly ``want``: (actions, code closed on the
-    way, entry reached, flip of the line's last edge, then where no pieces merge the new ids
-    as index lists into ids + fresh numbers, for the line before seen as drawn and mirrored,
-    and how many fresh numbers it takes; else None, None, 0). Kept in ``known`` (per walk)."""
-    key = (id(entry), want)
-    found = known.get(key)
-    if found is None:
-        found = []
-        for actions, inc, last, flip in _ways(entry, want, line):
-            if MERGE in actions or line == 1:
-                found.append((actions, inc, last, flip, None, None, 0))
-                continue
-            getters = []
+    def _line_getters(self, actions: tuple[int, ...], start: int):
+        """For a line's actions without merges: where in ``_getters`` the getters of its new
+        piece ids (from the ids so far + fresh numbers) are, for the line before seen as drawn
+        and then mirrored, and how many fresh numbers they take (built once per actions and line)."""
+        key = (actions, start)
+        found = self._getter_cache.get(key)
+        if found is None:
+            line = self.line
+            place = len(self._getters)
             for mirrored in (False, True):
                 index, created = [], 0
                 for i, action in enumerate(actions, start):
@@ -527,50 +552,43 @@ def _line_moves(known: dict, entry: list, want: int, start: int, line: int) -> t
                         index.append(index[-1])
                     else:
                         index.append(i - 2 * (i % line) - 1 if mirrored else i - line)
-                getters.append(itemgetter(*index))
-            found.append((actions, inc, last, flip, *getters, created))
-        found = known[key] = tuple(found)
-    return found
+                self._getters.append(itemgetter(*index))
+            found = self._getter_cache[key] = (place, created)
+        return found
 
+    def _ways(self, entry: int, want: int, steps: int):
+        """Every way through the next ``steps`` cells: (actions, code closed, entry, last flip)."""
+        for action, inc, child, flip in self._viable(entry, want):
+            if steps == 1:
+                yield (action,), inc, child, flip
+            else:
+                for actions, more, last, last_flip in self._ways(child, want - inc, steps - 1):
+                    yield (action,) + actions, inc + more, last, last_flip
 
-def _ways(entry: list, want: int, steps: int):
-    """Every way through the next ``steps`` cells: (actions, code closed, entry, last flip)."""
-    for action, inc, child, flip in _viable(entry, want):
-        if steps == 1:
-            yield (action,), inc, child, flip
-        else:
-            for actions, more, last, last_flip in _ways(child, want - inc, steps - 1):
-                yield (action,) + actions, inc + more, last, last_flip
+    def _viable(self, entry: int, want: int) -> tuple:
+        """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
+        key = entry * self.stride + want
+        edges = self._viable_cache.get(key)
+        if edges is None:
+            counts = self.counts
+            edges = self._viable_cache[key] = tuple(
+                e for e in self.edges[entry] if want - e[1] in counts[e[2]])
+        return edges
 
-
-def _viable(entry: list, want: int) -> tuple:
-    """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""
-    cache = entry[2]
-    if cache is None:
-        cache = entry[2] = {}
-    edges = cache.get(want)
-    if edges is None:
-        edges = cache[want] = tuple(e for e in entry[1] if want - e[1] in e[2][0])
-    return edges
-
-
-def _suffixes(entry: list, want: int) -> tuple[tuple[int, ...], ...]:
-    """Every action sequence from ``entry`` to the end closing exactly ``want`` (cached; used
-    for the last line, where they are few)."""
-    cache = entry[2]
-    if cache is None:
-        cache = entry[2] = {}
-    key = ~want                                   # negative: apart from the viable-edge keys
-    found = cache.get(key)
-    if found is None:
-        if not entry[1]:
-            found = ((),) if want == 0 else ()
-        else:
-            found = tuple((action,) + rest for action, inc, child, _ in _viable(entry, want)
-                          for rest in _suffixes(child, want - inc))
-        cache[key] = found
-    return found
-
+    def _suffixes(self, entry: int, want: int) -> tuple[tuple[int, ...], ...]:
+        """Every action sequence from ``entry`` to the end closing exactly ``want`` (cached;
+        used for the last line, where they are few)."""
+        key = entry * self.stride + want
+        found = self._suffix_cache.get(key)
+        if found is None:
+            if not self.edges[entry]:
+                found = ((),) if want == 0 else ()
+            else:
+                found = tuple((action,) + rest
+                              for action, inc, child, _ in self._viable(entry, want)
+                              for rest in self._suffixes(child, want - inc))
+            self._suffix_cache[key] = found
+        return found
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,
            mirrored: bool) -> tuple[bytes, int]:

@@ -10,8 +10,6 @@ unranks fixed layouts, which class sampling draws from.
 """
 from __future__ import annotations
 
-from ._collector import collector_paused
-
 
 class FixedPointCounter:
     """Fixed layouts of one cell permutation, by code of their size multiset."""
@@ -47,8 +45,7 @@ class FixedPointCounter:
     def count(self) -> dict[int, int]:
         """Fixed layouts by code of their size multiset (the table is kept for unranking)."""
         if 0 not in self.memo:
-            with collector_paused():
-                self._count(0)
+            self._count(0)
         return self.memo[0]
 
     def _moves(self, used: int):

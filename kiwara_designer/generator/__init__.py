@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from operator import itemgetter
+from operator import itemgetter, ne
 from typing import Iterator
 
 from ..geometry import Grid
@@ -113,31 +113,48 @@ def _getter(indices):
     return itemgetter(*indices)
 
 
-def _reader(cache: dict, frontier, orient: int):
-    """The getter putting a walk's piece ids into reading order for these line orientations,
-    built once per orientation."""
-    reader = cache.get(orient)
-    if reader is None:
-        reader = cache[orient] = _getter(reading_positions(frontier, orient))
-    return reader
+class _Made(dict):
+    """A cache whose missing values are made by ``make(key)`` (and kept) on first lookup."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
+_NUMBERS = bytes(range(256))
+
+
+def _renumbered(ids: bytes) -> bytes:
+    """Piece ids renumbered 0, 1, 2 … by first appearance."""
+    first = bytes(dict.fromkeys(ids))
+    return ids.translate(bytes.maketrans(first, _NUMBERS[:len(first)]))
 
 
 class _Source:
-    """Turns the table's walks (piece ids in sweep order) into assignments in reading order."""
+    """Turns the table's walks (piece ids in sweep order, line orientations) into assignments
+    in reading order."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self.frontier = _frontier(problem)
-        self.lines_mask = (1 << (problem.grid.size // self.frontier.line)) - 1
-        self.readers: dict[int, object] = {}
+        self.frontier = frontier = _frontier(problem)
+        self.lines_mask = (1 << (problem.grid.size // frontier.line)) - 1
+        # line orientations -> the getter putting piece ids in reading order
+        self.readers = _Made(lambda orient: _getter(reading_positions(frontier, orient)))
         self.symmetry = _Symmetry(problem.grid)
-        self.classes = _ClassListing(problem.grid, self.frontier)
+        self.classes = _ClassListing(problem.grid, frontier, self)
+
+    def reading(self, walked: tuple[bytes, int]) -> bytes:
+        """A walk's piece ids in reading order (not renumbered)."""
+        ids, orient = walked
+        return bytes(self.readers[orient & self.lines_mask](ids))
 
     def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """Reading-order assignment of a walk's (piece ids, line orientations)."""
-        ids, orient = walked
-        reader = _reader(self.readers, self.frontier, orient & self.lines_mask)
-        return _Symmetry.normalized(reader(ids))
+        return tuple(_renumbered(self.reading(walked)))
 
     def count(self, mix) -> int:
         return self.frontier.table().get(self.problem.code(mix), 0)
@@ -155,9 +172,9 @@ class _ClassListing:
     non-representatives dropped, once four of the six columns are swept.
     """
 
-    def __init__(self, grid: Grid, frontier: Frontier) -> None:
+    def __init__(self, grid: Grid, frontier: Frontier, source: _Source) -> None:
         self.grid, self.line, self.n = grid, frontier.line, frontier.n
-        self.frontier = frontier
+        self.reading = source.reading
         line, n = self.line, self.n
         pairs = [(k, k - line) for k in range(line, n)] + \
                 [(k, k - 1) for k in range(n) if k % line]
@@ -165,16 +182,17 @@ class _ClassListing:
         self.everything = (1 << len(images)) - 1             # the symmetries still tied
         known = {p: max(max(src[p[0]], src[p[1]], *p) for src in images) + 1 if images else 0
                  for p in pairs}
-        key = sorted(pairs, key=lambda p: (known[p], p))
-        # per symmetry and per number of swept cells: the key's pairs comparable by then, as
-        # (my pair, the image's pair)
-        self.plans = [[tuple((k, b, src[k], src[b]) for k, b in key if known[(k, b)] <= depth)
-                       for depth in range(n + 1)] for src in images]
-        self.first_known = min(known.values(), default=n)
-        self.unturn: dict[tuple[int, int], object] = {}
-        self.readers: dict[int, object] = {}
-        self.renumber: dict[bytes, bytes] = {}
-        self.row_patterns: dict[bytes, bytes] = {}
+        self.key = key = sorted(pairs, key=lambda p: (known[p], p))
+        place = {p: j for j, p in enumerate(key)}
+        # per number of swept cells, how many of the key's pairs are comparable by then, and
+        # per symmetry the getter of the image's key from mine (images of those pairs are
+        # among them: a pair and its images are known at the same time)
+        self.known = [sum(1 for p in key if known[p] <= depth) for depth in range(n + 1)]
+        self.image_keys = [[_getter([place[max(src[k], src[b]), min(src[k], src[b])]
+                                     for k, b in key[:m]]) if m else None
+                            for m in self.known] for src in images]
+        self.ends: dict[tuple[int, int], tuple] = {}
+        self.row_patterns = _Made(lambda row: _renumbered(row))
         # symmetries beyond the rectangle's four (a square's transposes and quarter turns)
         w, h = grid.width, grid.height
         rectangle = {tuple(range(n)), tuple(range(n))[::-1],
@@ -182,111 +200,81 @@ class _ClassListing:
                      tuple(w - 1 - c % w + (c // w) * w for c in range(n))}
         self.square_only = [_getter(_inverse(s.perm)) for s in grid.symmetries
                             if s.perm not in rectangle]
-        self.lines_mask = (1 << (n // line)) - 1
+        self.flip = _getter([c for r in range(n - w, -1, -w) for c in range(r, r + w)])
 
     def judge(self, ids: bytes, orient: int, undecided: int) -> int:
         """Compare the river key of the swept cells with that of each undecided image: -1 if
         an image's is smaller (no completion is its class's representative), else the
         symmetries still tied (as bits)."""
         depth = len(ids)
-        if depth < self.first_known:
+        if not self.known[depth]:
             return undecided
         lanes = orient & ((1 << (depth // self.line)) - 1)
-        unturn = self.unturn.get((lanes, depth))
-        if unturn is None:
-            unturn = self.unturn[(lanes, depth)] = self._unturner(lanes, depth)
-        t = unturn(ids)
-        plans = self.plans
+        ends = self.ends.get((lanes, depth))
+        if ends is None:
+            ends = self.ends[(lanes, depth)] = self._pair_ends(lanes, depth)
+        first, second = ends
+        mine = tuple(map(ne, first(ids), second(ids)))     # river or not, pair by pair
         still = undecided
-        g = 0
-        while undecided:
-            if undecided & 1:
-                for k, b, gk, gb in plans[g][depth]:
-                    mine, theirs = t[k] != t[b], t[gk] != t[gb]
-                    if mine != theirs:
-                        if theirs < mine:
-                            return -1
-                        still &= ~(1 << g)
-                        break
-                else:
-                    if depth == self.n:             # equal keys: the symmetry fixes the layout
-                        still &= ~(1 << g)
-            undecided >>= 1
-            g += 1
+        for g, image_key in enumerate(self.image_keys):
+            if undecided >> g & 1:
+                theirs = image_key[depth](mine)
+                if theirs < mine:
+                    return -1
+                if theirs != mine or depth == self.n:     # equal at the end: g fixes the layout
+                    still &= ~(1 << g)
         return still
 
-    def _unturner(self, lanes: int, depth: int):
-        """Piece ids of a walk's first ``depth`` cells back in sweep order (lines the table saw
-        mirrored are reversed back)."""
+    def _pair_ends(self, lanes: int, depth: int):
+        """Getters of the two cells' piece ids, pair by pair of the key comparable after
+        ``depth`` cells, from a walk's ids (whose lines the table saw mirrored are reversed)."""
         line = self.line
-        index = []
+        position = {}
         for lane in range(depth // line):
-            slots = range(line)
-            if lanes >> lane & 1:
-                slots = reversed(slots)
-            index += [lane * line + s for s in slots]
-        return _getter(index) if index else (lambda ids: ())
+            for slot in range(line):
+                seen = line - 1 - slot if lanes >> lane & 1 else slot
+                position[lane * line + slot] = lane * line + seen
+        comparable = self.key[:self.known[depth]]
+        return (_getter([position[k] for k, _ in comparable]),
+                _getter([position[b] for _, b in comparable]))
 
     def canonical(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """The canonical form (least normalised image in reading order) of a walk's layout."""
-        ids, orient = walked
-        read = _reader(self.readers, self.frontier, orient & self.lines_mask)
-        plain = bytes(read(ids))
+        plain = self.reading(walked)
         if self.square_only:
             return self._least(self._images(plain))
         # An image's first row, numbered alone, starts its normalised form: usually one image
         # has the least first row and only it is renumbered in full. On a rectangle the first
         # rows are the top and bottom rows, either way round.
-        w = self.grid.width
-        top, bottom = plain[:w], plain[self.n - w:]
-        patterns = self.row_patterns
-        keys = []
-        for row in (top, bottom[::-1], bottom, top[::-1]):
-            key = patterns.get(row)
-            if key is None:
-                key = patterns[row] = bytes(_Symmetry.normalized(row))
-            keys.append(key)
+        w, pattern = self.grid.width, self.row_patterns
+        keys = (pattern[plain[:w]], pattern[plain[-1:-w - 1:-1]],       # as is, half-turned
+                pattern[plain[-w:]], pattern[plain[w - 1::-1]])         # mirrored, across, along
         least = min(keys)
+        if keys.count(least) == 1 and keys[0] == least:
+            return tuple(_renumbered(plain))
         images = []
         if keys[0] == least:
             images.append(plain)
         if keys[1] == least:
             images.append(plain[::-1])
         if keys[2] == least or keys[3] == least:
-            flipped = self._flipped(plain)
+            flipped = bytes(self.flip(plain))
             if keys[2] == least:
                 images.append(flipped)
             if keys[3] == least:
                 images.append(flipped[::-1])
-        if len(images) == 1:
-            return tuple(self._renumbered(images[0]))
         return self._least(images)
-
-    def _flipped(self, plain: bytes) -> bytes:
-        """The top-bottom mirror image: rows in reverse order."""
-        w = self.grid.width
-        return b"".join([plain[r:r + w] for r in range(self.n - w, -1, -w)])
 
     def _images(self, plain: bytes) -> list[bytes]:
         """Every image in reading order: the rectangle's symmetries reverse the whole, the
         rows' order or both; a square's other four go through index lists."""
-        flipped = self._flipped(plain)
+        flipped = bytes(self.flip(plain))
         return [plain, plain[::-1], flipped, flipped[::-1]] + \
             [bytes(turn(plain)) for turn in self.square_only]
 
-    def _least(self, images: list[bytes]) -> tuple[int, ...]:
-        return tuple(min(self._renumbered(image) for image in images))
-
-    def _renumbered(self, image: bytes) -> bytes:
-        """Piece ids renumbered 0, 1, 2 … by first appearance."""
-        first = bytes(dict.fromkeys(image))
-        table = self.renumber.get(first)
-        if table is None:
-            table = bytearray(range(256))
-            for number, piece in enumerate(first):
-                table[piece] = number
-            table = self.renumber[first] = bytes(table)
-        return image.translate(table)
+    @staticmethod
+    def _least(images: list[bytes]) -> tuple[int, ...]:
+        return tuple(min(map(_renumbered, images)))
 
 
 def _trusted_layout(grid: Grid, assignment: tuple[int, ...], territories: int) -> Layout:

@@ -19,6 +19,7 @@ from typing import Iterator
 
 from ..geometry import Grid
 from ..layout import TERRITORY_CHARS, Layout
+from ..workers import default_workers, parallel_map
 from ._frontier import Frontier, reading_positions
 from ._symmetric import FixedPointCounter
 from .filters import Filters, Pattern, territory_span
@@ -152,6 +153,10 @@ class _Source:
         ids, orient = walked
         return bytes(self.readers[orient & self.lines_mask](ids))
 
+    def ordered(self, walked: tuple[bytes, int]) -> bytes:
+        """Reading-order assignment of a walk's (piece ids, line orientations), as bytes."""
+        return _renumbered(self.reading(walked))
+
     def assignment(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
         """Reading-order assignment of a walk's (piece ids, line orientations)."""
         return tuple(_renumbered(self.reading(walked)))
@@ -238,7 +243,7 @@ class _ClassListing:
         return (_getter([position[k] for k, _ in comparable]),
                 _getter([position[b] for _, b in comparable]))
 
-    def canonical(self, walked: tuple[bytes, int]) -> tuple[int, ...]:
+    def canonical(self, walked: tuple[bytes, int]) -> bytes:
         """The canonical form (least normalised image in reading order) of a walk's layout."""
         plain = self.reading(walked)
         if self.square_only:
@@ -251,7 +256,7 @@ class _ClassListing:
                 pattern[plain[-w:]], pattern[plain[w - 1::-1]])         # mirrored, across, along
         least = min(keys)
         if keys.count(least) == 1 and keys[0] == least:
-            return tuple(_renumbered(plain))
+            return _renumbered(plain)
         images = []
         if keys[0] == least:
             images.append(plain)
@@ -273,8 +278,8 @@ class _ClassListing:
             [bytes(turn(plain)) for turn in self.square_only]
 
     @staticmethod
-    def _least(images: list[bytes]) -> tuple[int, ...]:
-        return tuple(min(map(_renumbered, images)))
+    def _least(images: list[bytes]) -> bytes:
+        return min(map(_renumbered, images))
 
 
 def _trusted_layout(grid: Grid, assignment: tuple[int, ...], territories: int) -> Layout:
@@ -354,7 +359,7 @@ def fixed_point_counts(grid: Grid | None = None, territories: int = 6,
 # -- enumeration -----------------------------------------------------------------------------
 def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
                  canonical: bool = False, mix=None, start: int = 0,
-                 filters: Filters | None = None) -> Iterator[Layout]:
+                 filters: Filters | None = None, jobs: int = 1) -> Iterator[Layout]:
     """Every valid layout once, lazily, in a fixed order; from the ``start``-th one on.
 
     With ``canonical`` only the canonical form of each symmetry class; with ``mix`` only that
@@ -362,46 +367,83 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
     so ``iter_layouts(..., start=n)`` continues where a consumer stopped after ``n`` layouts.
     Without ``canonical`` and ``filters`` the start is reached by unranking (instantly);
     otherwise the skipped layouts are generated and dropped. Memory stays constant.
+
+    With ``canonical`` or ``filters`` the listing is cut into parts (paths through the first
+    lines of the counting table) that ``jobs`` processes work on (0: one per core); the
+    order, and so ``start``, is the same whatever the number of jobs.
     """
     problem = Problem.make(grid, territories, sizes)
     mixes = _mixes(problem, mix)
     if not isinstance(start, int) or start < 0:
         raise GeneratorError(f"start must be a non-negative whole number, got {start!r}")
+    if not isinstance(jobs, int) or jobs < 0:
+        raise GeneratorError(f"jobs must be a non-negative whole number, got {jobs!r}")
     filters = filters if filters is not None and filters.active else None
-    return _iterate(_source(problem), mixes, canonical, start, filters)
+    source = _source(problem)
+    if not canonical and filters is None:
+        return _iterate_all(source, mixes, start)
+    return _iterate_parts(source, mixes, canonical, start, filters, jobs or default_workers())
 
 
-def _iterate(source: _Source, mixes, canonical: bool, start: int, filters) -> Iterator[Layout]:
-    frontier, problem = source.frontier, source.problem
-    jump = not canonical and filters is None
-    classes = source.classes
+def _iterate_all(source: _Source, mixes, start: int) -> Iterator[Layout]:
+    """Every layout of the mixes, the start reached by unranking."""
+    problem = source.problem
     grid, make, k = problem.grid, _trusted_layout, problem.territories
     for mix in mixes:
-        skip = 0
-        if jump:
-            total = source.count(mix)
-            if start >= total:
-                start -= total
-                continue
-            skip, start = start, 0
-        if canonical:
-            if start and filters is None:       # whole mixes are skipped by their class count
-                in_mix = _class_counts(problem)[mix]
-                if start >= in_mix:
-                    start -= in_mix
-                    continue
-            walks = frontier.walk(problem.code(mix), 0, classes.judge, classes.everything)
-            layouts = (make(grid, classes.canonical(walked), k) for walked in walks)
-        else:
-            walks = frontier.walk(problem.code(mix), skip)
-            layouts = (make(grid, source.assignment(walked), k) for walked in walks)
-        for layout in layouts:
-            if filters is not None and not filters.accepts(layout):
-                continue
-            if start:
-                start -= 1
-                continue
-            yield layout
+        total = source.count(mix)
+        if start >= total:
+            start -= total
+            continue
+        for walked in source.frontier.walk(problem.code(mix), start):
+            yield make(grid, source.assignment(walked), k)
+        start = 0
+
+
+def _iterate_parts(source: _Source, mixes, canonical: bool, start: int, filters,
+                   jobs: int) -> Iterator[Layout]:
+    """Canonical forms or filtered layouts, part by part (see :func:`_list_part`)."""
+    problem = source.problem
+    if canonical and start and filters is None:     # whole mixes skipped by their class count
+        counts = _class_counts(problem)
+        while mixes and start >= counts[mixes[0]]:
+            start -= counts[mixes[0]]
+            mixes = mixes[1:]
+    tasks = ((problem, problem.code(mix), part, canonical, filters)
+             for mix in mixes for part in source.frontier.parts(problem.code(mix)))
+    grid, make, k, n = problem.grid, _trusted_layout, problem.territories, problem.grid.size
+    for listed in parallel_map(_list_part, tasks, jobs):
+        found = len(listed) // n
+        if start >= found:
+            start -= found
+            continue
+        for at in range(start * n, len(listed), n):
+            yield make(grid, tuple(listed[at:at + n]), k)
+        start = 0
+
+
+_known_ways: dict = {}        # per process: (problem, code) -> ways through lines, shared by parts
+
+
+def _list_part(task) -> bytes:
+    """One part of a listing (this may run in a worker process): the canonical form of every
+    symmetry class whose representative lies along the part, or every layout along it, that
+    the filters accept, as one assignment per ``grid.size`` bytes."""
+    problem, code, part, canonical, filters = task
+    source = _source(problem)
+    classes = source.classes
+    if (problem, code) not in _known_ways:
+        _known_ways.clear()
+        _known_ways[(problem, code)] = {}
+    known = _known_ways[(problem, code)]
+    if canonical:
+        walks = source.frontier.walk(code, 0, classes.judge, classes.everything, part, known)
+        forms = map(classes.canonical, walks)
+    else:
+        forms = map(source.ordered, source.frontier.walk(code, 0, None, 0, part, known))
+    if filters is not None:
+        grid, k = problem.grid, problem.territories
+        forms = (a for a in forms if filters.accepts(_trusted_layout(grid, tuple(a), k)))
+    return b"".join(forms)
 
 
 # -- sampling --------------------------------------------------------------------------------

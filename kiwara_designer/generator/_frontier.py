@@ -82,8 +82,8 @@ class Frontier:
         self.memo[self.n][((-1,) * self.line, (), 0)] = 0
         self._option_cache: dict = {}
         self._mirror_cache: dict = {}
-        self._getter_cache: dict = {}
-        self._getters: list = []
+        self._line_places: dict = {}
+        self._line_ways: list = []
         self._root_entry: int | None = None
 
     # -- transitions -----------------------------------------------------------------------
@@ -298,23 +298,26 @@ class Frontier:
             entry = child
         return ids, orient
 
-    def walk(self, code: int, skip: int = 0, judge=None, undecided: int = 0):
+    def walk(self, code: int, skip: int = 0, judge=None, undecided: int = 0,
+             part: tuple[int, ...] | None = None, known: dict | None = None):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
 
         ``judge(ids, orient, undecided)``, if given, is asked at the end of each line (the last
         one included) as long as what it still has to decide is non-zero (``undecided`` at the
         start, then its last answer): a negative answer skips every completion of that prefix.
-        The hot loop of listing: kept flat on purpose."""
+        With ``part`` (see :meth:`parts`) only the completions along it; walks of several parts
+        may share ``known`` (the ways through lines they list). The hot loop of listing: kept
+        flat on purpose."""
         if self.table().get(code, 0) <= skip:
             return
         n, line = self.n, self.line
         counts, all_edges, viable = self.counts, self.edges, self._viable
         known_viable, stride = self._viable_cache, self.stride
-        if judge is not None:
+        if judge is not None or part is not None:
             if skip:
-                raise ValueError("a judged walk starts at the beginning")
-            yield from self._walk_by_lines(code, judge, undecided)
+                raise ValueError("a judged or partial walk starts at the beginning")
+            yield from self._walk_by_lines(code, judge, undecided, part or (), known)
             return
         edge_lists: list = [()] * n
         pos = [0] * n
@@ -432,17 +435,32 @@ class Frontier:
                 edge_lists[d], pos[d], ends[d] = edges, 0, len(edges)
 
 
-    def _walk_by_lines(self, code: int, judge, undecided: int):
-        """:meth:`walk` with a judge, a whole line per step: the ways through a line from a
-        table entry are listed once (cached, with the new line's piece ids as index lists
-        where no pieces merge) and replayed, and the judge is asked at each line's end while
-        ``undecided`` (its last answer) is not zero."""
+    def parts(self, code: int) -> list[tuple[int, ...]]:
+        """Pieces of work that together walk every completion closing ``code``, in order: the
+        paths through the ways of the first two lines (fewer on boards of four lines or less).
+        ``walk(code, part=p, …)`` walks the completions that start along path ``p``."""
+        depth = max(0, min(2, self.n // self.line - 2))
+        known: dict = {}
+
+        def paths(entry: int, want: int, level: int):
+            if level == depth:
+                yield ()
+                return
+            for p, (inc, child, _, _) in enumerate(
+                    self._line_moves(known, entry, want, level * self.line)):
+                for rest in paths(child, want - inc, level + 1):
+                    yield (p,) + rest
+        return list(paths(self._root_entry, code, 0)) if self.table().get(code) else []
+
+    def _walk_by_lines(self, code: int, judge, undecided: int, part: tuple[int, ...] = (),
+                       known: dict | None = None):
+        """:meth:`walk` a whole line per step: the ways through a line from a table entry are
+        listed once (cached in ``known``, with the new line's piece ids as index lists where
+        no pieces merge) and replayed, and the judge is asked at each line's end while
+        ``undecided`` (its last answer) is not zero. Along ``part`` only (see :meth:`parts`)."""
         n, line = self.n, self.line
         lines = n // line
-        one = [bytes((x,)) for x in range(256)]
         runs = [bytes(x & 255 for x in range(f, f + line)) for f in range(n + 1)]
-        mirrored_up = [d - 2 * (d % line) - 1 for d in range(n)]
-        steps = [range(k * line, (k + 1) * line) for k in range(lines)]
         moves: list = [()] * lines
         pos = [0] * lines
         ids = [b""] * lines
@@ -450,26 +468,15 @@ class Frontier:
         want, pending = [0] * lines, [0] * lines
         want[0], pending[0] = code, undecided
 
-        def replay(cur, f, r, actions, level):
-            """The piece ids after a line with merges, cell by cell."""
-            for i, a in zip(steps[level], actions):
-                if a == NEW:
-                    cur += one[f]
-                    f += 1
-                elif a == LEFT:
-                    cur += cur[i - 1:i]
-                else:
-                    up = mirrored_up[i] if r else i - line
-                    keep = cur[up:up + 1]
-                    if a == UP:
-                        cur += keep
-                    else:
-                        cur = cur.replace(cur[i - 1:i], keep) + keep
-            return cur, f
+        if known is None:
+            known = {}        # the ways through lines, for this walk only (they cost memory)
+        ways = self._line_ways
 
-        known: dict = {}      # the ways through lines, for this walk only (they cost memory)
-        line_moves, getters = self._line_moves, self._getters
-        moves[0] = line_moves(known, self._root_entry, code, 0)
+        def line_moves(entry: int, w: int, level: int) -> tuple:
+            found = self._line_moves(known, entry, w, level * line)
+            return found[part[level]:part[level] + 1] if level < len(part) else found
+
+        moves[0] = line_moves(self._root_entry, code, 0)
         level = 0
         while level >= 0:
             options = moves[level]
@@ -478,13 +485,13 @@ class Frontier:
                 level -= 1
                 continue
             pos[level] = p + 1
-            actions, inc, child, flip, g, created = options[p]
+            inc, child, flip, way = options[p]
             cur, f = ids[level], fresh[level]
-            if g < 0:
-                cur, f = replay(cur, f, rel[level], actions, level)
-            else:
-                cur += bytes(getters[g + rel[level]](cur + runs[f]))
-                f += created
+            get, merges, created = ways[way + rel[level]]
+            cur += bytes(get(cur + runs[f]))
+            for left, up in merges:
+                cur = cur.replace(cur[left:left + 1], cur[up:up + 1])
+            f += created
             o = orient[level]
             o |= (((o >> level) & 1) ^ flip) << (level + 1)
             open_ = pending[level]
@@ -499,12 +506,12 @@ class Frontier:
             if level + 2 == lines:
                 # the last line: replayed here without the bookkeeping of the levels above
                 run = cur + runs[f]
-                last_line = line_moves(known, child, w, n - line)
-                for actions, _, _, _, g, _ in last_line:
-                    if g < 0:
-                        last = replay(cur, f, flip, actions, level + 1)[0]
-                    else:
-                        last = cur + bytes(getters[g + flip](run))
+                last_line = line_moves(child, w, lines - 1)
+                for _, _, _, way in last_line:
+                    get, merges, _ = ways[way + flip]
+                    last = cur + bytes(get(run))
+                    for left, up in merges:
+                        last = last.replace(last[left:left + 1], last[up:up + 1])
                     if open_ and judge(last, o, open_) < 0:
                         continue
                     yield last, o
@@ -512,49 +519,47 @@ class Frontier:
             level += 1
             ids[level], fresh[level], rel[level], orient[level] = cur, f, flip, o
             want[level], pending[level] = w, open_
-            moves[level], pos[level] = line_moves(known, child, w, level * line), 0
+            moves[level], pos[level] = line_moves(child, w, level), 0
 
     def _line_moves(self, known: dict, entry: int, want: int, start: int) -> tuple:
         """Every way through the line that starts at sweep step ``start`` from ``entry`` that
-        can still finish closing exactly ``want``: (actions, code closed on the way, entry
-        reached, flip of the line's last edge, then where no pieces merge the place of the new
-        ids' getters (:meth:`_line_getters`) and how many fresh numbers they take, else -1, 0).
-        Kept in ``known`` (per walk); they hold only ints so the collector skips them."""
+        can still finish closing exactly ``want``: (code closed on the way, entry reached, flip
+        of the line's last edge, where its piece ids are made in ``_line_ways``). Kept in
+        ``known``; they hold only ints so the collector skips them."""
         key = (entry, want)
         found = known.get(key)
         if found is None:
-            line = self.line
-            found = []
-            for actions, inc, last, flip in self._ways(entry, want, line):
-                if MERGE in actions or line == 1:
-                    found.append((actions, inc, last, flip, -1, 0))
-                else:
-                    found.append((actions, inc, last, flip, *self._line_getters(actions, start)))
-            found = known[key] = tuple(found)
+            found = known[key] = tuple((inc, last, flip, self._line_way(actions, start))
+                                       for actions, inc, last, flip in
+                                       self._ways(entry, want, self.line))
         return found
 
-    def _line_getters(self, actions: tuple[int, ...], start: int):
-        """For a line's actions without merges: where in ``_getters`` the getters of its new
-        piece ids (from the ids so far + fresh numbers) are, for the line before seen as drawn
-        and then mirrored, and how many fresh numbers they take (built once per actions and line)."""
+    def _line_way(self, actions: tuple[int, ...], start: int) -> int:
+        """Where in ``_line_ways`` the making of a line's piece ids by ``actions`` is, for the
+        line before seen as drawn, and next to it mirrored: (a getter of the new ids from the
+        ids so far + fresh numbers, the merges to apply then as (left cell, up cell) whose
+        pieces become one, the number of fresh numbers taken). Built once per actions."""
         key = (actions, start)
-        found = self._getter_cache.get(key)
-        if found is None:
+        place = self._line_places.get(key)
+        if place is None:
             line = self.line
-            place = len(self._getters)
+            place = self._line_places[key] = len(self._line_ways)
             for mirrored in (False, True):
-                index, created = [], 0
+                index, merges, created = [], [], 0
                 for i, action in enumerate(actions, start):
+                    up = i - 2 * (i % line) - 1 if mirrored else i - line
                     if action == NEW:
                         index.append(start + created)
                         created += 1
                     elif action == LEFT:
                         index.append(index[-1])
-                    else:
-                        index.append(i - 2 * (i % line) - 1 if mirrored else i - line)
-                self._getters.append(itemgetter(*index))
-            found = self._getter_cache[key] = (place, created)
-        return found
+                    else:                     # a merge takes the up piece, then renames left
+                        index.append(up)
+                        if action == MERGE:
+                            merges.append((i - 1, up))
+                get = itemgetter(*index) if len(index) > 1 else _single(index[0])
+                self._line_ways.append((get, tuple(merges), created))
+        return place
 
     def _ways(self, entry: int, want: int, steps: int):
         """Every way through the next ``steps`` cells: (actions, code closed, entry, last flip)."""
@@ -589,6 +594,11 @@ class Frontier:
                               for rest in self._suffixes(child, want - inc))
             self._suffix_cache[key] = found
         return found
+
+def _single(index: int):
+    """An itemgetter of one index that still returns a tuple."""
+    return lambda seq: (seq[index],)
+
 
 def _apply(action: int, i: int, line: int, ids: bytes, fresh: int,
            mirrored: bool) -> tuple[bytes, int]:

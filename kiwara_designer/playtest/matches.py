@@ -9,15 +9,14 @@ replayed to write its record.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import KiwaraError
 from ..layout import Layout
+from ..workers import default_workers, parallel_map
 
 FIRST, SECOND = 0, 1
 # The default pairing and skill pairing: see README "Play-test lab", "Which agents".
@@ -242,13 +241,6 @@ def play_batch(batch: Batch) -> tuple[Any, list[GameResult]]:
                                  kit, batch.keep_moves) for i in batch.indices]
 
 
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:      # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def split_indices(indices: Sequence[int], size: int) -> list[tuple[int, ...]]:
     return [tuple(indices[i:i + size]) for i in range(0, len(indices), size)]
 
@@ -258,38 +250,7 @@ def run_batches(batches: Iterable[Batch], workers: int | None = None
     """Play batches on ``workers`` processes (in this process if 1), yielding each batch's results
     as soon as it is done (completion order; callers sort by game index). At most two batches per
     worker are in flight, so a huge sweep is never queued whole in memory."""
-    workers = workers or default_workers()
-    if workers == 1:
-        for batch in batches:
-            yield play_batch(batch)
-        return
-    pending = iter(batches)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent,
-                             initargs=(os.getpid(),)) as pool:
-        in_flight = set()
-        for batch in pending:
-            in_flight.add(pool.submit(play_batch, batch))
-            if len(in_flight) >= 2 * workers:
-                break
-        while in_flight:
-            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                nxt = next(pending, None)
-                if nxt is not None:
-                    in_flight.add(pool.submit(play_batch, nxt))
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Worker initialiser: end this worker when its parent dies (a sweep killed with kill -9
-    must not leave orphan workers playing on)."""
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True).start()
+    return parallel_map(play_batch, batches, workers, ordered=False)
 
 
 def batch_size(games: int, workers: int) -> int:

@@ -1,0 +1,67 @@
+"""Work spread over processes: one bounded, interruptible map used by every parallel job
+(play-test matches, layout listings)."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Callable, Iterable, Iterator, TypeVar
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:      # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
+                 workers: int | None = None, *, ordered: bool = True) -> Iterator[Result]:
+    """``function`` over ``tasks`` on ``workers`` processes (in this process if 1), yielding
+    results in task order (``ordered``) or as they complete. At most two tasks per worker are
+    in flight or waiting to be yielded, so a huge job is never queued whole in memory; closing
+    the iterator early stops the workers."""
+    workers = workers or default_workers()
+    if workers == 1:
+        yield from map(function, tasks)
+        return
+    pending = iter(tasks)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
+                             initargs=(os.getpid(),)) as pool:
+        try:
+            futures = [pool.submit(function, task) for task in _take(pending, 2 * workers)]
+            while futures:
+                if ordered:
+                    done = [futures.pop(0)]
+                else:
+                    finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    done = [f for f in futures if f in finished]
+                    futures = [f for f in futures if f not in finished]
+                for future in done:
+                    yield future.result()
+                    futures += [pool.submit(function, task) for task in _take(pending, 1)]
+        finally:
+            for future in futures:      # stopped early (or failed): drop what was queued
+                future.cancel()
+
+
+def _take(iterator: Iterator[Task], n: int) -> list[Task]:
+    return [task for _, task in zip(range(n), iterator)]
+
+
+def _worker_setup(parent: int) -> None:
+    """Worker initialiser: leave Ctrl-C to the parent (which stops the pool), and end this
+    worker when its parent dies (a job killed with kill -9 must not leave orphans working on)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()

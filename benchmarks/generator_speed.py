@@ -1,10 +1,10 @@
 """Speed of the layout generator on the 6 × 5 free-play problem (not a test; prints figures).
 
-    .venv/bin/python benchmarks/generator_speed.py [--runs 3] [--list-sample 50000] [--full-list]
+    .venv/bin/python benchmarks/generator_speed.py [--runs 3] [--list-sample N]
 
 1. exact count in a cold process (interpreter start and imports included);
-2. listing symmetry classes to /dev/null, as layouts per second (a prefix of the listing unless
-   --full-list, which lists all of them once);
+2. listing every symmetry class as text to /dev/null, as layouts per second once the table is
+   built, on one process and on one per core (--list-sample N: only the first N, quicker);
 3. 10,000 uniform samples in a cold process, setup included;
 4. reference point: Graphillion (pip extra `bench`) counting partitions of the same grid into 6
    connected pieces of 3 to 9 cells, against our count of the same thing.
@@ -19,6 +19,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from kiwara_designer.workers import default_workers
 
 PY = sys.executable
 
@@ -42,23 +44,25 @@ def median_cold(code: str, runs: int) -> tuple[str, str]:
     return f"{wall:6.2f} s wall ({cpu:5.2f} s CPU)", results[0][2]
 
 
-def listing_rate(limit: int | None) -> tuple[float, int, float, float]:
+def listing_rate(limit: int | None, workers: int) -> tuple[float, int, float]:
+    """Layouts per second wall, how many, and seconds: the listing as `kiwara layouts list
+    --canonical` writes it, the table built beforehand (its time is the count's figure)."""
     code = f"""
-import itertools, time
+import itertools, os, time
 from kiwara_designer.generator import count_layouts, iter_layouts
 from kiwara_designer.formats import format_text
-count_layouts()                        # the table is built once, not part of the listing rate
-started, cpu = time.perf_counter(), time.process_time()
+count_layouts()
+started = time.perf_counter()
 n = 0
 with open(os.devnull, "w") as sink:
-    for layout in itertools.islice(iter_layouts(canonical=True), {limit!r}):
-        sink.write(format_text(layout) + "\\n")
+    for layout in itertools.islice(iter_layouts(canonical=True, workers={workers}), {limit!r}):
+        sink.write(("\\n" if n else "") + format_text(layout))
         n += 1
-print(n, time.perf_counter() - started, time.process_time() - cpu)
+print(n, time.perf_counter() - started)
 """
-    _, _, out = cold("import os\n" + code)
-    n, seconds, cpu = out.split()
-    return int(n) / float(seconds), int(n), float(seconds), int(n) / float(cpu)
+    _, _, out = cold(code)
+    n, seconds = out.split()
+    return int(n) / float(seconds), int(n), float(seconds)
 
 
 def graphillion_count() -> tuple[float, int] | None:
@@ -85,9 +89,8 @@ def graphillion_count() -> tuple[float, int] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--list-sample", type=int, default=50_000,
-                        help="canonical layouts to list for the rate (default 50,000)")
-    parser.add_argument("--full-list", action="store_true", help="list every class once")
+    parser.add_argument("--list-sample", type=int, default=None,
+                        help="list only the first N classes (default: all of them)")
     args = parser.parse_args()
 
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
@@ -104,12 +107,12 @@ def main() -> None:
                                "print(len(sample_layouts(10000, 1, canonical=True)))", args.runs)
     print(f"10,000 uniform class samples:     {seconds}  (setup included)")
 
-    rates = [listing_rate(None if args.full_list else args.list_sample)
-             for _ in range(1 if args.full_list else args.runs)]
-    rate, n, seconds, cpu_rate = sorted(rates)[len(rates) // 2]
-    what = "all" if args.full_list else "first"
-    print(f"canonical listing to /dev/null:   {rate:8,.0f} layouts/s wall, {cpu_rate:,.0f}/s CPU "
-          f"({what} {n:,} in {seconds:.1f} s)")
+    what = "first" if args.list_sample else "all"
+    for workers in sorted({1, default_workers()}):
+        rates = [listing_rate(args.list_sample, workers) for _ in range(args.runs)]
+        rate, n, seconds = sorted(rates)[len(rates) // 2]
+        print(f"canonical listing, {workers} process{'es' if workers > 1 else ''}:"
+              f"{rate:9,.0f} layouts/s ({what} {n:,} in {seconds:.1f} s, median of {args.runs})")
 
     seconds, out = median_cold(
         "from kiwara_designer import Grid\n"

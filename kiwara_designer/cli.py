@@ -311,23 +311,27 @@ def _generator_filters(min_rivers, max_rivers, max_span, contains, grid, territo
     return Filters(min_rivers, max_rivers, max_span, pattern)
 
 
-def _write_layouts(layouts, fmt: str, total: int | None) -> int:
-    """Stream layouts to stdout (text blocks separated by a blank line, or JSON lines), with a
+def _write_layouts(blocks, grid, fmt: str, total: int | None, limit: int | None = None) -> int:
+    """Stream layouts given as blocks of bytes (see `generator.iter_blocks`) to stdout, as text
+    blocks separated by a blank line or as JSON lines, at most ``limit`` of them, with a
     progress bar on stderr when it is a terminal. Returns how many were written."""
-    from .formats import format_json, format_text
+    from .formats import format_block
     update, close = progress_bar("layouts")
     written = 0
     try:
-        for layout in layouts:
-            if fmt == "jsonl":
-                sys.stdout.write(format_json(layout) + "\n")
-            else:
-                sys.stdout.write(("\n" if written else "") + format_text(layout))
-            written += 1
-            if written % 1000 == 0:
+        for block in blocks:
+            if limit is not None:
+                block = block[:(limit - written) * grid.size]
+            if block:
+                text = format_block(block, grid, fmt)
+                sys.stdout.write("\n" + text if written and fmt == "text" else text)
+                written += len(block) // grid.size
                 update(written, total)
+            if written == limit:
+                break
         sys.stdout.flush()
     finally:                             # a closed pipe (`| head`) is KiwaraGroup's to end
+        getattr(blocks, "close", lambda: None)()          # stops the workers of a listing
         update(written, total)
         close()
     return written
@@ -376,8 +380,11 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
 @click.option("--limit", type=click.IntRange(min=0), help="Stop after this many layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
+@click.option("--workers", "-j", type=click.IntRange(min=1),
+              help="Processes listing symmetry classes or filtered layouts (default: number "
+                   "of cores); the order is the same whatever their number.")
 def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
-                 max_span, contains, start, limit, fmt) -> None:
+                 max_span, contains, start, limit, fmt, workers) -> None:
     """Print every valid layout in a fixed order, as input for `kiwara validate -`.
 
     Order: mix by mix, then a fixed order within each mix; `--start N` resumes after N.
@@ -388,20 +395,19 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
       kiwara layouts list --canonical | kiwara validate -
       kiwara layouts list --mix 5,5,5,5,5,5 --max-span 3 --format jsonl
       kiwara layouts list --limit 100 --start 1000000
+      kiwara layouts list --canonical -j 1 > classes.txt
     """
-    import itertools
-    from .generator import count_layouts, iter_layouts
+    from .generator import count_layouts, iter_blocks
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
     filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
-    layouts_ = iter_layouts(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
-                            filters=filters)
+    blocks = iter_blocks(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
+                         filters=filters, workers=workers)
     total = None
     if not filters.active and sys.stderr.isatty():
         total = max(count_layouts(grid, k, allowed, mix=wanted, canonical=canonical) - start, 0)
     if limit is not None:
-        layouts_ = itertools.islice(layouts_, min(limit, sys.maxsize))   # larger: no limit
         total = limit if total is None else min(total, limit)
-    _write_layouts(layouts_, fmt, total)
+    _write_layouts(blocks, grid, fmt, total, limit)
 
 
 @layouts.command("sample")
@@ -447,7 +453,7 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
         except OSError as exc:
             from .generator import GeneratorError
             raise GeneratorError(f"{directory}: {exc.strerror or exc}") from None
-    _write_layouts(drawn, fmt, None)
+    _write_layouts([b"".join(bytes(layout.assignment) for layout in drawn)], grid, fmt, None)
 
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from .errors import KiwaraError
-from .geometry import GeometryError
+from .geometry import GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 
 MAX_INPUT_BYTES = 1_000_000
@@ -49,6 +50,42 @@ def format_text(layout: Layout, spaced: bool = True) -> str:
     text = bytearray(" ".join(layout.letters).encode() + b"\n")
     text[2 * layout.grid.width - 1::2 * layout.grid.width] = b"\n" * layout.grid.height
     return text.decode()
+
+
+def format_block(block: bytes, grid: Grid, fmt: str = "text") -> str:
+    """Many layouts at once, as writing them one by one would: ``"text"`` their
+    :func:`format_text` separated by blank lines, ``"jsonl"`` their :func:`format_json` each
+    on a line. ``block`` holds ``grid.size`` bytes per layout, each cell's territory number in
+    reading order, territories named A, B, C … (the generator's :func:`iter_blocks`). One
+    template is repeated and filled by one slice assignment per cell, so writing a listing of
+    millions costs next to nothing per layout."""
+    template, places = _block_template(grid, fmt)
+    count, stride = len(block) // grid.size, len(template)
+    out = bytearray(template * count)
+    letters = block.translate(_LETTER_BYTES)
+    for cell, place in enumerate(places):
+        out[place::stride] = letters[cell::grid.size]
+    if fmt == "text" and out:
+        del out[-1]                               # a blank line between layouts, not after
+    return out.decode()
+
+
+_LETTER_BYTES = bytes.maketrans(bytes(range(len(TERRITORY_CHARS))), TERRITORY_CHARS.encode())
+
+
+@lru_cache(maxsize=16)
+def _block_template(grid: Grid, fmt: str) -> tuple[bytes, tuple[int, ...]]:
+    """The text of one layout with a placeholder in every cell, what follows it in a listing,
+    and where each cell's letter goes."""
+    placeholder = Layout(grid, (0,) * grid.size, ("A",))
+    if fmt == "text":
+        text = format_text(placeholder) + "\n"
+        return text.encode(), tuple(i for i, ch in enumerate(text) if ch == "A")
+    if fmt == "jsonl":
+        text = format_json(placeholder) + "\n"
+        start = text.index("[")                   # the letters are in the rows only
+        return text.encode(), tuple(i for i, ch in enumerate(text) if ch == "A" and i > start)
+    raise ValueError(f"unknown layout format {fmt!r}")
 
 
 def to_json_dict(layout: Layout) -> dict:

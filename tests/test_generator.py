@@ -297,3 +297,33 @@ def test_canonical_listing_of_any_small_problem_is_one_per_brute_force_class(wid
     assert len(listed) == len(set(listed))
     assert set(listed) == {brute.canonical(a, width, height)
                            for a in brute_layouts(width, height, k, sizes)}
+
+
+def test_parts_walk_the_whole_table_in_order():
+    # a listing is cut into parts (paths through the first two lines); walked one after the
+    # other they give every completion once, in the order of one walk of the whole
+    from kiwara_designer.generator import Problem, _source
+    problem = Problem.make(Grid(6, 4), 4, (5, 6, 7))
+    frontier = _source(problem).frontier
+    for mix in problem.mixes:
+        code = problem.code(mix)
+        parts = frontier.parts(code)
+        assert len(parts) > 50 and all(len(p) == 2 for p in parts)
+        whole = list(frontier.walk(code))
+        assert [w for p in parts for w in frontier.walk(code, part=p)] == whole
+
+
+@pytest.mark.parametrize("canonical,filters", [(True, None), (False, Filters(max_span=4)),
+                                               (True, Filters(min_rivers=12))])
+def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters):
+    grid = Grid(4, 6)
+    alone = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters))
+    assert len(alone) > 1000
+    shared = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters,
+                               workers=2))
+    assert shared == alone
+    resumed = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters,
+                                workers=2, start=777))
+    assert resumed == alone[777:]
+    with pytest.raises(GeneratorError, match="workers"):
+        iter_layouts(grid, 4, (5, 6, 7), canonical=True, workers=0)

@@ -77,6 +77,7 @@ class Frontier:
         self.stride = max(valid) + 1
         self._viable_cache: dict[int, tuple] = {}
         self._suffix_cache: dict[int, tuple] = {}
+        self._line_cache: dict[int, tuple] = {}
         self.memo: list[dict] = [dict() for _ in range(self.n + 1)]
         self.root = ((-1,) * self.line, (), 0)
         self.memo[self.n][((-1,) * self.line, (), 0)] = 0
@@ -299,16 +300,15 @@ class Frontier:
         return ids, orient
 
     def walk(self, code: int, skip: int = 0, judge=None, undecided: int = 0,
-             part: tuple[int, ...] | None = None, known: dict | None = None):
+             part: tuple[int, ...] | None = None):
         """Every completion closing exactly ``code`` in unranking order, from the ``skip``-th on
         (jumped to by counts, not generated), as (piece ids in sweep order, line orientations).
 
         ``judge(ids, orient, undecided)``, if given, is asked at the end of each line (the last
         one included) as long as what it still has to decide is non-zero (``undecided`` at the
         start, then its last answer): a negative answer skips every completion of that prefix.
-        With ``part`` (see :meth:`parts`) only the completions along it; walks of several parts
-        may share ``known`` (the ways through lines they list). The hot loop of listing: kept
-        flat on purpose."""
+        With ``part`` (see :meth:`parts`) only the completions along it. The hot loop of
+        listing: kept flat on purpose."""
         if self.table().get(code, 0) <= skip:
             return
         n, line = self.n, self.line
@@ -317,7 +317,7 @@ class Frontier:
         if judge is not None or part is not None:
             if skip:
                 raise ValueError("a judged or partial walk starts at the beginning")
-            yield from self._walk_by_lines(code, judge, undecided, part or (), known)
+            yield from self._walk_by_lines(code, judge, undecided, part or ())
             return
         edge_lists: list = [()] * n
         pos = [0] * n
@@ -440,22 +440,20 @@ class Frontier:
         paths through the ways of the first two lines (fewer on boards of four lines or less).
         ``walk(code, part=p, …)`` walks the completions that start along path ``p``."""
         depth = max(0, min(2, self.n // self.line - 2))
-        known: dict = {}
 
         def paths(entry: int, want: int, level: int):
             if level == depth:
                 yield ()
                 return
             for p, (inc, child, _, _) in enumerate(
-                    self._line_moves(known, entry, want, level * self.line)):
+                    self._line_moves(entry, want, level * self.line)):
                 for rest in paths(child, want - inc, level + 1):
                     yield (p,) + rest
         return list(paths(self._root_entry, code, 0)) if self.table().get(code) else []
 
-    def _walk_by_lines(self, code: int, judge, undecided: int, part: tuple[int, ...] = (),
-                       known: dict | None = None):
+    def _walk_by_lines(self, code: int, judge, undecided: int, part: tuple[int, ...] = ()):
         """:meth:`walk` a whole line per step: the ways through a line from a table entry are
-        listed once (cached in ``known``, with the new line's piece ids as index lists where
+        listed once (cached, with the new line's piece ids made by getters where
         no pieces merge) and replayed, and the judge is asked at each line's end while
         ``undecided`` (its last answer) is not zero. Along ``part`` only (see :meth:`parts`)."""
         n, line = self.n, self.line
@@ -468,12 +466,10 @@ class Frontier:
         want, pending = [0] * lines, [0] * lines
         want[0], pending[0] = code, undecided
 
-        if known is None:
-            known = {}        # the ways through lines, for this walk only (they cost memory)
         ways = self._line_ways
 
         def line_moves(entry: int, w: int, level: int) -> tuple:
-            found = self._line_moves(known, entry, w, level * line)
+            found = self._line_moves(entry, w, level * line)
             return found[part[level]:part[level] + 1] if level < len(part) else found
 
         moves[0] = line_moves(self._root_entry, code, 0)
@@ -521,15 +517,15 @@ class Frontier:
             want[level], pending[level] = w, open_
             moves[level], pos[level] = line_moves(child, w, level), 0
 
-    def _line_moves(self, known: dict, entry: int, want: int, start: int) -> tuple:
+    def _line_moves(self, entry: int, want: int, start: int) -> tuple:
         """Every way through the line that starts at sweep step ``start`` from ``entry`` that
         can still finish closing exactly ``want``: (code closed on the way, entry reached, flip
-        of the line's last edge, where its piece ids are made in ``_line_ways``). Kept in
-        ``known``; they hold only ints so the collector skips them."""
-        key = (entry, want)
-        found = known.get(key)
+        of the line's last edge, where its piece ids are made in ``_line_ways``). Cached (a
+        listing of the 6 x 5 classes of one mix needs about 10 MB)."""
+        key = entry * self.stride + want
+        found = self._line_cache.get(key)
         if found is None:
-            found = known[key] = tuple((inc, last, flip, self._line_way(actions, start))
+            found = self._line_cache[key] = tuple((inc, last, flip, self._line_way(actions, start))
                                        for actions, inc, last, flip in
                                        self._ways(entry, want, self.line))
         return found
@@ -561,14 +557,16 @@ class Frontier:
                 self._line_ways.append((get, tuple(merges), created))
         return place
 
-    def _ways(self, entry: int, want: int, steps: int):
-        """Every way through the next ``steps`` cells: (actions, code closed, entry, last flip)."""
-        for action, inc, child, flip in self._viable(entry, want):
-            if steps == 1:
-                yield (action,), inc, child, flip
-            else:
-                for actions, more, last, last_flip in self._ways(child, want - inc, steps - 1):
-                    yield (action,) + actions, inc + more, last, last_flip
+    def _ways(self, entry: int, want: int, steps: int) -> list:
+        """Every way through the next ``steps`` cells, in walk order: (actions, code closed,
+        entry reached, flip of the last edge)."""
+        ways = [((), 0, entry, False)]
+        viable = self._viable
+        for _ in range(steps):
+            ways = [(actions + (action,), closed + inc, child, flip)
+                    for actions, closed, at, _ in ways
+                    for action, inc, child, flip in viable(at, want - closed)]
+        return ways
 
     def _viable(self, entry: int, want: int) -> tuple:
         """The edges of ``entry`` that can still finish closing exactly ``want`` (cached)."""

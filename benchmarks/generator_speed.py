@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/generator_speed.py [--runs 3] [--list-sample N]
 
 1. exact count in a cold process (interpreter start and imports included);
-2. listing every symmetry class as text to /dev/null, as layouts per second once the table is
-   built, on one process and on one per core (--list-sample N: only the first N, quicker);
+2. `kiwara layouts list --canonical > /dev/null`, every symmetry class as text, cold (the table
+   build included), as layouts per second, on one process and on one per core (--list-sample
+   N: only the first N, quicker);
 3. 10,000 uniform samples in a cold process, setup included;
 4. reference point: Graphillion (pip extra `bench`) counting partitions of the same grid into 6
    connected pieces of 3 to 9 cells, against our count of the same thing.
@@ -44,25 +45,17 @@ def median_cold(code: str, runs: int) -> tuple[str, str]:
     return f"{wall:6.2f} s wall ({cpu:5.2f} s CPU)", results[0][2]
 
 
-def listing_rate(limit: int | None, workers: int) -> tuple[float, int, float]:
-    """Layouts per second wall, how many, and seconds: the listing as `kiwara layouts list
-    --canonical` writes it, the table built beforehand (its time is the count's figure)."""
-    code = f"""
-import itertools, os, time
-from kiwara_designer.generator import count_layouts, iter_layouts
-from kiwara_designer.formats import format_text
-count_layouts()
-started = time.perf_counter()
-n = 0
-with open(os.devnull, "w") as sink:
-    for layout in itertools.islice(iter_layouts(canonical=True, workers={workers}), {limit!r}):
-        sink.write(("\\n" if n else "") + format_text(layout))
-        n += 1
-print(n, time.perf_counter() - started)
-"""
-    _, _, out = cold(code)
-    n, seconds = out.split()
-    return int(n) / float(seconds), int(n), float(seconds)
+def listing_rate(limit: int | None, workers: int, classes: int) -> tuple[float, int, float]:
+    """`kiwara layouts list --canonical -j WORKERS > /dev/null` in a cold process, table build
+    included: layouts per second, how many, seconds."""
+    command = [os.path.join(os.path.dirname(PY), "kiwara"), "layouts", "list", "--canonical",
+               "-j", str(workers)] + (["--limit", str(limit)] if limit else [])
+    started = time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        subprocess.run(command, stdout=sink, check=True)
+    seconds = time.perf_counter() - started
+    n = min(limit, classes) if limit else classes
+    return n / seconds, n, seconds
 
 
 def graphillion_count() -> tuple[float, int] | None:
@@ -99,7 +92,8 @@ def main() -> None:
     print(f"exact count, cold process:        {seconds}  -> {int(out):,} layouts")
     seconds, out = median_cold("from kiwara_designer.generator import count_layouts; "
                                "print(count_layouts(canonical=True))", args.runs)
-    print(f"symmetry classes, cold process:   {seconds}  -> {int(out):,} classes")
+    classes = int(out)
+    print(f"symmetry classes, cold process:   {seconds}  -> {classes:,} classes")
     seconds, out = median_cold("from kiwara_designer.generator import sample_layouts; "
                                "print(len(sample_layouts(10000, 1)))", args.runs)
     print(f"10,000 uniform samples, cold:     {seconds}  (setup included)")
@@ -109,10 +103,10 @@ def main() -> None:
 
     what = "first" if args.list_sample else "all"
     for workers in sorted({1, default_workers()}):
-        rates = [listing_rate(args.list_sample, workers) for _ in range(args.runs)]
+        rates = [listing_rate(args.list_sample, workers, classes) for _ in range(args.runs)]
         rate, n, seconds = sorted(rates)[len(rates) // 2]
-        print(f"canonical listing, {workers} process{'es' if workers > 1 else ''}:"
-              f"{rate:9,.0f} layouts/s ({what} {n:,} in {seconds:.1f} s, median of {args.runs})")
+        print(f"kiwara layouts list --canonical -j {workers}: {rate:7,.0f} layouts/s "
+              f"({what} {n:,} in {seconds:.1f} s, cold, median of {args.runs})")
 
     seconds, out = median_cold(
         "from kiwara_designer import Grid\n"

@@ -5,8 +5,8 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiwara_designer.formats import (InputError, format_json, format_text, load_layout,
-                                     parse_json, parse_layouts, parse_text)
+from kiwara_designer.formats import (InputError, format_block, format_json, format_text,
+                                     load_layout, parse_json, parse_layouts, parse_text)
 from kiwara_designer.geometry import Grid
 from kiwara_designer.layout import Layout
 from kiwara_designer.validation import CLASSIC, FREE_PLAY, Ruleset, known_board, validate
@@ -191,3 +191,16 @@ def test_shipped_layouts_are_valid_and_cover_every_free_play_mix():
     layouts = [load_layout(name) for name in builtin_names()]
     assert all(validate(layout).valid for layout in layouts)
     assert {layout.size_mix for layout in layouts} == seven_mixes
+
+
+@settings(max_examples=100)
+@given(w=st.integers(1, 7), h=st.integers(1, 6), data=st.data())
+def test_a_block_of_layouts_reads_as_the_layouts_one_by_one(w, h, data):
+    # the listing writes blocks of bytes through a template; it must read exactly as
+    # format_text / format_json of each layout, whatever the board and the territory numbers
+    grid = Grid(w, h)
+    layouts = [Layout(grid, Layout.from_labels(labels, grid).assignment)    # named A, B, C …
+               for labels in data.draw(st.lists(random_labels(w, h), max_size=5))]
+    block = b"".join(bytes(layout.assignment) for layout in layouts)
+    assert format_block(block, grid, "text") == "\n".join(map(format_text, layouts))
+    assert format_block(block, grid, "jsonl") == "".join(format_json(x) + "\n" for x in layouts)

@@ -283,8 +283,8 @@ class Frontier:
         entry, want, ids, fresh, line = self._root_entry, code, b"", 0, self.line
         rel, orient = False, 0
         counts, all_edges = self.counts, self.edges
-        for i in range(self.n):
-            for action, inc, child, flip in all_edges[entry]:   # (no viable-edge cache: random paths)
+        for i in range(self.n):            # (no viable-edge cache: the paths are random)
+            for action, inc, child, flip in all_edges[entry]:
                 c = counts[child].get(want - inc, 0)
                 if index < c:
                     break
@@ -453,9 +453,9 @@ class Frontier:
 
     def _walk_by_lines(self, code: int, judge, undecided: int, part: tuple[int, ...] = ()):
         """:meth:`walk` a whole line per step: the ways through a line from a table entry are
-        listed once (cached, with the new line's piece ids made by getters where
-        no pieces merge) and replayed, and the judge is asked at each line's end while
-        ``undecided`` (its last answer) is not zero. Along ``part`` only (see :meth:`parts`)."""
+        listed once (cached, with getters making the new line's piece ids) and replayed, and
+        the judge is asked at each line's end while ``undecided`` (its last answer) is not
+        zero. Along ``part`` only (see :meth:`parts`)."""
         n, line = self.n, self.line
         lines = n // line
         runs = [bytes(x & 255 for x in range(f, f + line)) for f in range(n + 1)]
@@ -525,9 +525,9 @@ class Frontier:
         key = entry * self.stride + want
         found = self._line_cache.get(key)
         if found is None:
-            found = self._line_cache[key] = tuple((inc, last, flip, self._line_way(actions, start))
-                                       for actions, inc, last, flip in
-                                       self._ways(entry, want, self.line))
+            found = self._line_cache[key] = tuple(
+                (inc, last, flip, self._line_way(actions, start))
+                for actions, inc, last, flip in self._ways(entry, want, self.line))
         return found
 
     def _line_way(self, actions: tuple[int, ...], start: int) -> int:

@@ -15,7 +15,8 @@ import time
 
 from kiwara_designer import load_layout
 from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics
-from kiwara_designer.playtest.matches import default_workers, play_to_precision
+from kiwara_designer.playtest.matches import play_to_precision
+from kiwara_designer.workers import default_workers
 
 
 def cpu_seconds() -> float:

@@ -44,12 +44,8 @@ class LayoutEntry:
 
 # -- formatting ------------------------------------------------------------------------------
 def format_text(layout: Layout, spaced: bool = True) -> str:
-    if not spaced:
-        return "\n".join(layout.rows) + "\n"
-    # the listing's hot path: one space after every cell, then every row's last one a newline
-    text = bytearray(" ".join(layout.letters).encode() + b"\n")
-    text[2 * layout.grid.width - 1::2 * layout.grid.width] = b"\n" * layout.grid.height
-    return text.decode()
+    sep = " " if spaced else ""
+    return "\n".join(map(sep.join, layout.rows)) + "\n"
 
 
 def format_block(block: bytes, grid: Grid, fmt: str = "text") -> str:

@@ -113,7 +113,7 @@ class Layout:
     # -- derived quantities ------------------------------------------------------------------
     @property
     def letters(self) -> str:
-        """Every cell's territory name, in reading order (the hot path of listing layouts)."""
+        """Every cell's territory name, in reading order (one bytes translation: quick)."""
         return bytes(self.assignment).translate(_name_table(self.names)).decode()
 
     @property

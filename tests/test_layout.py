@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from kiwara_designer.formats import (InputError, format_block, format_json, format_text,
                                      load_layout, parse_json, parse_layouts, parse_text)
 from kiwara_designer.geometry import Grid
-from kiwara_designer.layout import Layout
+from kiwara_designer.layout import Layout, LayoutError
 from kiwara_designer.validation import CLASSIC, FREE_PLAY, Ruleset, known_board, validate
 
 CLASSIC_ROWS = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
@@ -28,6 +28,14 @@ def test_equality_ignores_names():
     assert hash(renamed) == hash(Layout.from_rows(CLASSIC_ROWS))
     assert renamed.rows[0] == "zyxxxx"                              # names kept for display
     assert Layout.from_rows(PRESIDENT_ROWS) != Layout.from_rows(CLASSIC_ROWS)
+
+
+def test_names_are_one_letter_or_digit_each_as_in_every_format():
+    grid = Grid(2, 1)
+    assert Layout(grid, (0, 1), ("x", "7")).rows == ("x7",)
+    for names in (("AB", "C"), ("A", "-"), ("A", "")):
+        with pytest.raises(LayoutError, match="single characters"):
+            Layout(grid, (0, 1), names)
 
 
 def test_graphs():

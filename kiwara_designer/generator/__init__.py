@@ -199,8 +199,8 @@ class _ClassListing:
         self.image_keys = [[_getter([place[max(src[k], src[b]), min(src[k], src[b])]
                                      for k, b in key[:m]]) if m else None
                             for m in self.known] for src in images]
-        self.ends: dict[tuple[int, int], tuple] = {}
-        self.row_patterns = _Made(lambda row: _renumbered(row))
+        self.ends = _Made(lambda lanes_depth: self._pair_ends(*lanes_depth))
+        self.row_patterns = _Made(_renumbered)
         # symmetries beyond the rectangle's four (a square's transposes and quarter turns)
         w, h = grid.width, grid.height
         rectangle = {tuple(range(n)), tuple(range(n))[::-1],
@@ -218,10 +218,7 @@ class _ClassListing:
         if not self.known[depth]:
             return undecided
         lanes = orient & ((1 << (depth // self.line)) - 1)
-        ends = self.ends.get((lanes, depth))
-        if ends is None:
-            ends = self.ends[(lanes, depth)] = self._pair_ends(lanes, depth)
-        first, second = ends
+        first, second = self.ends[lanes, depth]
         mine = tuple(map(ne, first(ids), second(ids)))     # river or not, pair by pair
         still = undecided
         for g, image_key in enumerate(self.image_keys):
@@ -255,8 +252,8 @@ class _ClassListing:
         # has the least first row and only it is renumbered in full. On a rectangle the first
         # rows are the top and bottom rows, either way round.
         w, pattern = self.grid.width, self.row_patterns
-        keys = (pattern[plain[:w]], pattern[plain[-1:-w - 1:-1]],       # as is, half-turned
-                pattern[plain[-w:]], pattern[plain[w - 1::-1]])         # mirrored, across, along
+        keys = (pattern[plain[:w]], pattern[plain[-1:-w - 1:-1]],    # as is, half-turned,
+                pattern[plain[-w:]], pattern[plain[w - 1::-1]])      # rows, columns reversed
         least = min(keys)
         if keys.count(least) == 1 and keys[0] == least:
             return _renumbered(plain)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sized
 
 from ..layout import Layout
-from .matches import (Batch, GameKit, GameResult, Pairing, default_workers, kiwara_kit,
+from ..workers import default_workers
+from .matches import (Batch, GameKit, GameResult, Pairing, kiwara_kit,
                       play_batch, run_batches, split_indices)
 from .store import Store, StoreError
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Iterable, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .errors import KiwaraError
 from .geometry import DEFAULT_GRID, Grid, Symmetry
+
+if TYPE_CHECKING:                     # networkx is imported when a graph is asked for: it
+    import networkx as nx             # takes longer to import than the rest of the package
 
 TERRITORY_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits
 _NAMEABLE = frozenset(TERRITORY_CHARS)
@@ -155,6 +156,7 @@ class Layout:
 
     def graph(self) -> nx.Graph:
         """The grid as a networkx graph: node attribute ``territory`` (name), edge ``river``."""
+        import networkx as nx
         g = nx.Graph()
         for c in self.grid.cells:
             g.add_node(c, name=self.grid.cell_name(c), territory=self.label(c))
@@ -164,6 +166,7 @@ class Layout:
 
     def territory_graph(self) -> nx.Graph:
         """Territories as nodes (attribute ``size``); an edge counts the river segments between two."""
+        import networkx as nx
         g = nx.Graph()
         for t in self.territories:
             g.add_node(t.name, size=t.size)

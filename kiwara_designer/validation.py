@@ -5,8 +5,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import networkx as nx
-
 from .formats import builtin_text, parse_text
 from .geometry import Grid
 from .layout import Layout
@@ -83,6 +81,7 @@ def _cell_set(layout: Layout, cells) -> str:
 
 def pieces(layout: Layout, territory) -> list[set[int]]:
     """The orthogonally connected pieces of a territory, largest first then by first cell."""
+    import networkx as nx
     g = layout.graph().subgraph(territory.cells)
     return sorted((set(p) for p in nx.connected_components(g)), key=lambda p: (-len(p), min(p)))
 

@@ -327,3 +327,20 @@ def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters):
     assert resumed == alone[777:]
     with pytest.raises(GeneratorError, match="workers"):
         iter_layouts(grid, 4, (5, 6, 7), canonical=True, workers=0)
+
+
+def test_unranking_gives_the_walk_in_order():
+    # sampling and resuming jump to an index by counts; the index-th layout must be the
+    # index-th of the walk
+    from kiwara_designer.generator import Problem, _source
+    problem = Problem.make(Grid(6, 4), 4, (5, 6, 7))
+    frontier = _source(problem).frontier
+    for mix in problem.mixes:
+        code = problem.code(mix)
+        whole = list(frontier.walk(code))
+        lines = (1 << 6) - 1              # orientation bits past the last line mean nothing
+        for index in range(0, len(whole), 37):
+            ids, orient = frontier.unrank(code, index)
+            assert (ids, orient & lines) == (whole[index][0], whole[index][1] & lines)
+        with pytest.raises(IndexError):
+            frontier.unrank(code, len(whole))

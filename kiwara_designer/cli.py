@@ -381,8 +381,8 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
 @click.option("--workers", "-j", type=click.IntRange(min=1),
-              help="Processes listing symmetry classes or filtered layouts (default: number "
-                   "of cores); the order is the same whatever their number.")
+              help="Processes listing the layouts (default: number of cores); the order is "
+                   "the same whatever their number.")
 def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
                  max_span, contains, start, limit, fmt, workers) -> None:
     """Print every valid layout in a fixed order, as input for `kiwara validate -`.

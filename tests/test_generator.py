@@ -313,9 +313,12 @@ def test_parts_walk_the_whole_table_in_order():
         assert [w for p in parts for w in frontier.walk(code, part=p)] == whole
 
 
-@pytest.mark.parametrize("canonical,filters", [(True, None), (False, Filters(max_span=4)),
+@pytest.mark.parametrize("canonical,filters", [(False, None), (True, None),
+                                               (False, Filters(max_span=4)),
                                                (True, Filters(min_rivers=12))])
-def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters):
+def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters, monkeypatch):
+    import kiwara_designer.generator as generator
+    monkeypatch.setattr(generator, "BLOCK", 1000)     # plain listings: many ranges per mix
     grid = Grid(4, 6)
     alone = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters))
     assert len(alone) > 1000

@@ -368,9 +368,10 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
     Without ``canonical`` and ``filters`` the start is reached by unranking (instantly);
     otherwise the skipped layouts are generated and dropped. Memory stays constant.
 
-    With ``canonical`` or ``filters`` the listing is cut into parts (paths through the first
-    lines of the counting table) that ``workers`` processes work on (``None``: one per core);
-    the order, and so ``start``, is the same whatever the number of workers.
+    The listing is cut into pieces that ``workers`` processes work on (``None``: one per
+    core): ranges of indices reached by unranking, or with ``canonical`` or ``filters`` the
+    paths through the first lines of the counting table. The order, and so ``start``, is the
+    same whatever the number of workers.
     """
     blocks = iter_blocks(grid, territories, sizes, canonical=canonical, mix=mix, start=start,
                          filters=filters, workers=workers)
@@ -402,25 +403,34 @@ def iter_blocks(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SI
     filters = filters if filters is not None and filters.active else None
     source = _source(problem)
     if not canonical and filters is None:
-        return _all_blocks(source, mixes, start)
+        return _range_blocks(source, mixes, start, workers)
     return _part_blocks(source, mixes, canonical, start, filters, workers)
 
 
-BLOCK = 4096              # layouts per block of a plain listing
+BLOCK = 20_000            # layouts per block of a plain listing
 
 
-def _all_blocks(source: _Source, mixes, start: int) -> Iterator[bytes]:
-    """Every layout of the mixes, the start reached by unranking."""
-    code = source.problem.code
-    for mix in mixes:
-        total = source.count(mix)
-        if start >= total:
-            start -= total
-            continue
-        assignments = map(source.ordered, source.frontier.walk(code(mix), start))
-        while block := b"".join(islice(assignments, BLOCK)):
-            yield block
-        start = 0
+def _range_blocks(source: _Source, mixes, start: int, workers: int | None) -> Iterator[bytes]:
+    """Every layout of the mixes from the start-th on, in ranges of BLOCK layouts that
+    workers reach by unranking (see :func:`_list_range`)."""
+    problem = source.problem
+
+    def tasks():
+        nonlocal start
+        for mix in mixes:
+            total = source.count(mix)
+            for first in range(start, total, BLOCK):
+                yield problem, problem.code(mix), first, min(first + BLOCK, total)
+            start = max(0, start - total)
+    return parallel_map(_list_range, tasks(), workers)
+
+
+def _list_range(task) -> bytes:
+    """Layouts ``first`` to ``end`` (excluded) of a walk, as one assignment per
+    ``grid.size`` bytes; the walk starts at ``first`` by unranking (this may run in a worker)."""
+    problem, code, first, end = task
+    source = _source(problem)
+    return b"".join(map(source.ordered, islice(source.frontier.walk(code, first), end - first)))
 
 
 def _part_blocks(source: _Source, mixes, canonical: bool, start: int, filters,

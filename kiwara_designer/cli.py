@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 from .errors import KiwaraError
-from .formats import builtin_names, builtin_text, format_text, load_layout, load_layouts
+from .formats import (builtin_names, builtin_text, format_text, load_layout, load_layouts,
+                      stream_layouts)
 from .terminal import draw_layout
 from .validation import FREE_PLAY, RULESETS, Ruleset, validate
 
@@ -152,46 +153,57 @@ def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int 
 @click.option("--width", type=click.IntRange(1, 26), help="Custom board width.")
 @click.option("--height", type=click.IntRange(1, 99), help="Custom board height.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON object).")
-def validate_cmd(files, rules, sizes, territories, width, height, as_json) -> None:
+@click.option("--quiet", "-q", is_flag=True,
+              help="Report only invalid layouts and unreadable input, then a count.")
+def validate_cmd(files, rules, sizes, territories, width, height, as_json, quiet) -> None:
     """Check layout FILES (or built-in names, or - for stdin) against a ruleset.
 
     Every problem is reported at once, with the cells involved. A file may hold several
-    layouts separated by blank lines; each is reported. Exit 0 if all are valid, 1 if one
-    is invalid, 2 if an input is unreadable or malformed.
+    layouts separated by blank lines; each is reported. Inputs of any length stream through
+    (text or JSON lines). Exit 0 if all are valid, 1 if one is invalid, 2 if an input is
+    unreadable or malformed.
 
     \b
     Examples:
       kiwara validate layouts/classic.txt
       kiwara validate president --rules classic
-      kiwara layouts list --canonical | kiwara validate -
+      kiwara layouts list --canonical | kiwara validate -q -
       kiwara validate board.txt --sizes 4,6 --territories 5 --json
     """
     ruleset = _ruleset(rules, sizes, territories, width, height)
-    results, status = [], EXIT_OK
+    results, status, valid, invalid = [], EXIT_OK, 0, 0
+
+    def unreadable(error, **where) -> None:
+        nonlocal status
+        status = EXIT_BAD_INPUT
+        if as_json:
+            results.append({**where, "error": str(error)})
+        else:
+            click.echo(f"kiwara: error: {error}", err=True)
+
     for name in files:
         try:
-            entries = load_layouts(name)
+            for entry in stream_layouts(name):
+                if entry.error:
+                    unreadable(entry.error, source=entry.source, line=entry.line)
+                    continue
+                report = validate(entry.layout, ruleset)
+                if report.valid:
+                    valid += 1
+                else:
+                    invalid += 1
+                    status = max(status, EXIT_NEGATIVE)
+                if as_json:
+                    results.append({"source": entry.source, "line": entry.line, **report.to_json()})
+                elif not (quiet and report.valid):
+                    _print_report(f"{entry.source}:{entry.line}", report)
         except KiwaraError as exc:
-            entries, status = [], EXIT_BAD_INPUT
-            results.append({"source": name, "error": str(exc)})
-            if not as_json:
-                click.echo(f"kiwara: error: {exc}", err=True)
-        for entry in entries:
-            where = f"{entry.source}:{entry.line}"
-            if entry.error:
-                status = EXIT_BAD_INPUT
-                results.append({"source": entry.source, "line": entry.line, "error": str(entry.error)})
-                if not as_json:
-                    click.echo(f"kiwara: error: {entry.error}", err=True)
-                continue
-            report = validate(entry.layout, ruleset)
-            if not report.valid:
-                status = max(status, EXIT_NEGATIVE)
-            results.append({"source": entry.source, "line": entry.line, **report.to_json()})
-            if not as_json:
-                _print_report(where, report)
+            unreadable(exc, source=name)
     if as_json:
         click.echo(json.dumps({"rules": ruleset.describe(), "results": results}, indent=2))
+    elif quiet:
+        click.echo(f"{valid + invalid:,} layout{'s' * (valid + invalid != 1)}: {valid:,} valid, "
+                   f"{invalid:,} invalid ({ruleset.describe()})")
     sys.exit(status)
 
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Iterator
 
 from .errors import KiwaraError
 from .geometry import GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 
-MAX_INPUT_BYTES = 1_000_000
+MAX_INPUT_BYTES = 1_000_000      # read whole (a pattern, one layout, a JSON list), or per chunk
+MAX_LINE_BYTES = MAX_INPUT_BYTES
 BUILTIN_PACKAGE = "kiwara_designer.layouts"
 
 
@@ -124,9 +126,9 @@ def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
         raise InputError(source, str(exc), rows[0][0]) from None
 
 
-def parse_text(text: str, source: str = "<text>") -> list[LayoutEntry]:
+def parse_text(text: str, source: str = "<text>", first_line: int = 1) -> list[LayoutEntry]:
     blocks: list[list[tuple[int, str]]] = [[]]
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    for line_no, raw in enumerate(text.splitlines(), start=first_line):
         content = raw.split("#", 1)[0].rstrip()
         if content.strip():
             blocks[-1].append((line_no, content))
@@ -153,7 +155,7 @@ def _from_json_object(obj: object, source: str, line: int) -> Layout:
     return layout
 
 
-def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
+def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[LayoutEntry]:
     """A JSON object, a JSON list of objects, or JSON lines (one object per line)."""
     try:
         documents = [(1, json.loads(text))]
@@ -161,7 +163,7 @@ def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
         return [LayoutEntry(source, 1, error=InputError(source, "invalid JSON: nested too deeply"))]
     except json.JSONDecodeError as whole_error:
         documents = []
-        for line_no, line in enumerate(text.splitlines(), start=1):
+        for line_no, line in enumerate(text.splitlines(), start=first_line):
             if not line.strip():
                 continue
             try:
@@ -170,7 +172,7 @@ def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
                 return [LayoutEntry(source, line_no, error=InputError(
                     source, "invalid JSON: nested too deeply", line_no))]
             except json.JSONDecodeError as exc:
-                if line_no == 1 and whole_error.lineno > 1:
+                if line_no == first_line == 1 and whole_error.lineno > 1:
                     exc = whole_error
                     line_no = exc.lineno
                 return [LayoutEntry(source, line_no, error=InputError(
@@ -185,11 +187,11 @@ def parse_json(text: str, source: str = "<json>") -> list[LayoutEntry]:
     return entries
 
 
-def parse_layouts(text: str, source: str = "<text>") -> list[LayoutEntry]:
+def parse_layouts(text: str, source: str = "<text>", first_line: int = 1) -> list[LayoutEntry]:
     """Text or JSON, told apart by the first character that is not blank."""
     if text.lstrip()[:1] in ("{", "["):
-        return parse_json(text, source)
-    return parse_text(text, source)
+        return parse_json(text, source, first_line)
+    return parse_text(text, source, first_line)
 
 
 # -- sources ---------------------------------------------------------------------------------
@@ -243,10 +245,84 @@ def source_label(name: str) -> str:
 
 def load_layouts(name: str) -> list[LayoutEntry]:
     """Every layout in a file, stdin or built-in; raises :class:`InputError` if nothing is readable."""
-    entries = parse_layouts(read_source(name), source_label(name))
+    return list(stream_layouts(name))
+
+
+def stream_layouts(name: str) -> Iterator[LayoutEntry]:
+    """Every layout in a file, stdin or built-in, as :func:`load_layouts`, but read a chunk at a
+    time: an input larger than :data:`MAX_INPUT_BYTES` (a whole listing piped in, say) streams
+    through in bounded memory as text layouts or JSON lines. Each line is checked as it comes
+    (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
+    label = source_label(name)
+    if name != "-" and not Path(name).exists() and name in builtin_names():
+        yield from _entries_or_none(parse_layouts(builtin_text(name), label), label)
+        return
+    if name == "-":
+        handle = sys.stdin.buffer
+    else:
+        try:
+            if Path(name).is_dir():
+                raise InputError(label, "is a directory, not a layout file")
+            handle = open(name, "rb")
+        except FileNotFoundError:
+            hint = f" (built-in layouts: {', '.join(builtin_names())})"
+            raise InputError(label, "no such file or built-in layout" + hint) from None
+        except OSError as exc:
+            raise InputError(label, exc.strerror or str(exc)) from None
+    try:
+        found = 0
+        for first_line, text, whole in _chunks(handle, label):
+            if whole:                     # all of it fits in one chunk: any format, as always
+                entries = parse_layouts(text, label)
+            elif text.lstrip()[:1] == "[":
+                raise InputError(label, f"a JSON list larger than {MAX_INPUT_BYTES:,} bytes; "
+                                        f"give large inputs as JSON lines or text", first_line)
+            else:
+                entries = parse_layouts(text, label, first_line)
+            found += len(entries)
+            yield from entries
+        if not found:
+            raise InputError(label, "no layout found (only comments or blank lines)")
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _entries_or_none(entries: list[LayoutEntry], label: str) -> list[LayoutEntry]:
     if not entries:
-        raise InputError(source_label(name), "no layout found (only comments or blank lines)")
+        raise InputError(label, "no layout found (only comments or blank lines)")
     return entries
+
+
+def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
+    """(first line number, text, whether it is the whole input) of the chunks of an input,
+    each ending at a blank line (or any line end in JSON lines) once MAX_INPUT_BYTES are read."""
+    lines: list[bytes] = []
+    size, first_line, line_no, json_lines = 0, 1, 0, None
+    while True:
+        line = handle.readline(MAX_LINE_BYTES + 1)
+        line_no += 1
+        if len(line) > MAX_LINE_BYTES:
+            raise InputError(label, f"line longer than {MAX_LINE_BYTES:,} bytes", line_no)
+        if b"\0" in line:
+            raise InputError(label, "binary data (NUL byte), not a layout file", line_no)
+        if json_lines is None and line.strip():
+            json_lines = line.lstrip()[:1] in (b"{", b"[")
+        lines.append(line)
+        size += len(line)
+        if not line or (size >= MAX_INPUT_BYTES and (json_lines or not line.strip())):
+            data = b"".join(lines)
+            if not line and first_line == 1 and not data.strip():
+                raise InputError(label, "empty input, no layout found")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad = first_line + data[:exc.start].count(b"\n")
+                raise InputError(label, "not UTF-8 text (binary file?)", bad) from None
+            yield first_line, text, not line and first_line == 1
+            if not line:
+                return
+            lines, size, first_line = [], 0, line_no + 1
 
 
 def load_layout(name: str) -> Layout:

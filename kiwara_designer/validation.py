@@ -80,10 +80,20 @@ def _cell_set(layout: Layout, cells) -> str:
 
 
 def pieces(layout: Layout, territory) -> list[set[int]]:
-    """The orthogonally connected pieces of a territory, largest first then by first cell."""
-    import networkx as nx
-    g = layout.graph().subgraph(territory.cells)
-    return sorted((set(p) for p in nx.connected_components(g)), key=lambda p: (-len(p), min(p)))
+    """The orthogonally connected pieces of a territory, largest first then by first cell
+    (grown cell by cell: a territory is small, and this runs for every layout validated)."""
+    neighbours, left, found = layout.grid.neighbours, set(territory.cells), []
+    while left:
+        stack = [min(left)]
+        piece = set(stack)
+        while stack:
+            for cell in neighbours[stack.pop()]:
+                if cell in left and cell not in piece:
+                    piece.add(cell)
+                    stack.append(cell)
+        left -= piece
+        found.append(piece)
+    return sorted(found, key=lambda p: (-len(p), min(p)))
 
 
 @lru_cache(maxsize=None)
@@ -95,8 +105,9 @@ def known_board(layout: Layout) -> str | None:
     """``'classic'``, ``'mirror image of classic (left-right mirror)'`` … or None."""
     for name in ("classic", "president"):
         reference = builtin_layout(name)
-        if reference.grid != layout.grid:
-            continue
+        if reference.grid != layout.grid or reference.size_mix != layout.size_mix or \
+                len(reference.river_edges()) != len(layout.river_edges()):
+            continue                             # (what no symmetry changes differs: quick)
         for sym, image in zip(layout.grid.symmetries, reference.images()):
             if image == layout:
                 return name if sym.name == "identity" else f"{name} seen through a {sym.name}"

@@ -60,7 +60,7 @@ def test_binary_and_huge_files(tmp_path):
     huge = tmp_path / "huge.txt"
     huge.write_text("A" * 2_000_000)
     result = run("validate", str(huge))
-    assert result.exit_code == 2 and "larger than 1,000,000 bytes" in result.output
+    assert result.exit_code == 2 and "line longer than 1,000,000 bytes" in result.output
     assert run("validate", str(tmp_path)).exit_code == 2
     assert "no such file" in run("validate", str(tmp_path / "missing.txt")).output
 
@@ -108,3 +108,37 @@ def test_exit_codes_from_a_real_process(tmp_path):
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == code, (args, proc.stderr)
         assert "Traceback" not in proc.stderr
+
+
+def test_validate_streams_inputs_larger_than_a_chunk(tmp_path):
+    # a piped listing is far larger than the 1 MB read whole: it is read a chunk at a time,
+    # and line numbers stay those of the whole input
+    from kiwara_designer.formats import MAX_INPUT_BYTES, format_block
+    from kiwara_designer.generator import iter_blocks
+    from kiwara_designer.geometry import Grid
+    block = b""
+    for more in iter_blocks():
+        block += more
+        if len(block) >= 17_000 * 30:
+            break
+    block = block[:17_000 * 30]
+    text = format_block(block, Grid())
+    assert len(text) > MAX_INPUT_BYTES
+    broken = text[:-60] + "A A A A A A\nB B B B B B\nA A A A A A\nC C C C C C\nD D E E F F\n"
+    path = tmp_path / "many.txt"
+    path.write_text(broken)
+    result = run("validate", "-q", str(path))
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{path}:{6 * 16_999 + 1}: INVALID")
+    assert "territory A is split" in lines[1]
+    assert lines[-1].startswith("17,000 layouts: 16,999 valid, 1 invalid")
+    jsonl = tmp_path / "many.jsonl"
+    jsonl.write_text(format_block(block, Grid(), "jsonl"))
+    result = run("validate", "-q", str(jsonl))
+    assert result.exit_code == 0 and result.output.startswith("17,000 layouts: 17,000 valid")
+    listed = tmp_path / "many.json"
+    listed.write_text(json.dumps([json.loads(line) for line in jsonl.read_text().splitlines()],
+                                 indent=1))
+    result = run("validate", str(listed))
+    assert result.exit_code == 2 and "a JSON list larger than 1,000,000 bytes" in result.output

@@ -87,19 +87,20 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
-    seconds, out = median_cold("from kiwara_designer.generator import count_layouts; "
-                               "print(count_layouts())", args.runs)
-    print(f"exact count, cold process:        {seconds}  -> {int(out):,} layouts")
-    seconds, out = median_cold("from kiwara_designer.generator import count_layouts; "
-                               "print(count_layouts(canonical=True))", args.runs)
-    classes = int(out)
-    print(f"symmetry classes, cold process:   {seconds}  -> {classes:,} classes")
-    seconds, out = median_cold("from kiwara_designer.generator import sample_layouts; "
-                               "print(len(sample_layouts(10000, 1)))", args.runs)
-    print(f"10,000 uniform samples, cold:     {seconds}  (setup included)")
-    seconds, out = median_cold("from kiwara_designer.generator import sample_layouts; "
-                               "print(len(sample_layouts(10000, 1, canonical=True)))", args.runs)
-    print(f"10,000 uniform class samples:     {seconds}  (setup included)")
+    cold_jobs = [  # (label, what the cold process prints, unit of its output)
+        ("exact count, cold process:       ", "count_layouts()", "layouts"),
+        ("symmetry classes, cold process:  ", "count_layouts(canonical=True)", "classes"),
+        ("10,000 uniform samples, cold:    ", "len(sample_layouts(10000, 1))", "samples"),
+        ("10,000 uniform class samples:    ", "len(sample_layouts(10000, 1, canonical=True))",
+         "samples"),
+    ]
+    found = {}
+    for label, expression, unit in cold_jobs:
+        seconds, out = median_cold("from kiwara_designer.generator import count_layouts, "
+                                   f"sample_layouts; print({expression})", args.runs)
+        found[unit] = int(out)
+        print(f"{label} {seconds}  -> {int(out):,} {unit} (setup included)")
+    classes = found["classes"]
 
     what = "first" if args.list_sample else "all"
     for workers in sorted({1, default_workers()}):

@@ -270,15 +270,17 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
         except OSError as exc:
             raise InputError(label, exc.strerror or str(exc)) from None
     try:
-        found = 0
+        found, opening = 0, ""                # the input's first character that is not blank
         for first_line, text, whole in _chunks(handle, label):
+            opening = opening or text.lstrip()[:1]
             if whole:                     # all of it fits in one chunk: any format, as always
                 entries = parse_layouts(text, label)
-            elif text.lstrip()[:1] == "[":
+            elif opening == "[":
                 raise InputError(label, f"a JSON list larger than {MAX_INPUT_BYTES:,} bytes; "
                                         f"give large inputs as JSON lines or text", first_line)
             else:
-                entries = parse_layouts(text, label, first_line)
+                parse = parse_json if opening == "{" else parse_text
+                entries = parse(text, label, first_line)
             found += len(entries)
             yield from entries
         if not found:

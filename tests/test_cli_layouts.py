@@ -142,3 +142,8 @@ def test_validate_streams_inputs_larger_than_a_chunk(tmp_path):
                                  indent=1))
     result = run("validate", str(listed))
     assert result.exit_code == 2 and "a JSON list larger than 1,000,000 bytes" in result.output
+    tail = tmp_path / "tail.txt"                     # a bad line far in is named by its number
+    tail.write_bytes(text.encode() + b"\nA\0\n")
+    result = run("validate", "-q", str(tail))
+    assert result.exit_code == 2
+    assert f"tail.txt:{text.count(chr(10)) + 2}: binary data (NUL byte)" in result.output

@@ -206,26 +206,17 @@ def builtin_text(name: str) -> str:
 
 def read_source(name: str) -> str:
     """Text of a file, of stdin (``-``) or of a built-in layout; :class:`InputError` otherwise."""
-    if name == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        label = "<stdin>"
-    else:
-        path = Path(name)
-        if not path.exists() and name in builtin_names():
-            return builtin_text(name)
-        label = name
-        try:
-            if path.is_dir():
-                raise InputError(label, "is a directory, not a layout file")
-            if path.stat().st_size > MAX_INPUT_BYTES:
-                raise InputError(label, f"file is larger than {MAX_INPUT_BYTES:,} bytes")
-            with path.open("rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
-        except FileNotFoundError:
-            hint = f" (built-in layouts: {', '.join(builtin_names())})"
-            raise InputError(label, "no such file or built-in layout" + hint) from None
-        except OSError as exc:
-            raise InputError(label, exc.strerror or str(exc)) from None
+    if _is_builtin(name):
+        return builtin_text(name)
+    label = source_label(name)
+    handle = _open(name, label)
+    try:
+        data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(label, exc.strerror or str(exc)) from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(label, f"input is larger than {MAX_INPUT_BYTES:,} bytes")
     if not data.strip():
@@ -254,24 +245,14 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
     through in bounded memory as text layouts or JSON lines. Each line is checked as it comes
     (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
     label = source_label(name)
-    if name != "-" and not Path(name).exists() and name in builtin_names():
-        yield from _entries_or_none(parse_layouts(builtin_text(name), label), label)
-        return
-    if name == "-":
-        handle = sys.stdin.buffer
+    if _is_builtin(name):
+        handle, chunks = None, [(1, builtin_text(name), True)]
     else:
-        try:
-            if Path(name).is_dir():
-                raise InputError(label, "is a directory, not a layout file")
-            handle = open(name, "rb")
-        except FileNotFoundError:
-            hint = f" (built-in layouts: {', '.join(builtin_names())})"
-            raise InputError(label, "no such file or built-in layout" + hint) from None
-        except OSError as exc:
-            raise InputError(label, exc.strerror or str(exc)) from None
+        handle = _open(name, label)
+        chunks = _chunks(handle, label)
     try:
         found, opening = 0, ""                # the input's first character that is not blank
-        for first_line, text, whole in _chunks(handle, label):
+        for first_line, text, whole in chunks:
             opening = opening or text.lstrip()[:1]
             if whole:                     # all of it fits in one chunk: any format, as always
                 entries = parse_layouts(text, label)
@@ -286,14 +267,27 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
         if not found:
             raise InputError(label, "no layout found (only comments or blank lines)")
     finally:
-        if handle is not sys.stdin.buffer:
+        if handle not in (None, sys.stdin.buffer):
             handle.close()
 
 
-def _entries_or_none(entries: list[LayoutEntry], label: str) -> list[LayoutEntry]:
-    if not entries:
-        raise InputError(label, "no layout found (only comments or blank lines)")
-    return entries
+def _is_builtin(name: str) -> bool:
+    return name != "-" and not Path(name).exists() and name in builtin_names()
+
+
+def _open(name: str, label: str):
+    """A binary handle on a file or on stdin (``-``); :class:`InputError` if there is none."""
+    if name == "-":
+        return sys.stdin.buffer
+    try:
+        if Path(name).is_dir():
+            raise InputError(label, "is a directory, not a layout file")
+        return open(name, "rb")
+    except FileNotFoundError:
+        hint = f" (built-in layouts: {', '.join(builtin_names())})"
+        raise InputError(label, "no such file or built-in layout" + hint) from None
+    except OSError as exc:
+        raise InputError(label, exc.strerror or str(exc)) from None
 
 
 def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:

@@ -1006,11 +1006,19 @@ def _print_options(command):
     return command
 
 
-def _print_job(layout, output: str, title: str, paper: str, cell_mm, crop_marks, bleed_mm, kit):
-    """Draw and write the pages; return (files written, options, cell size, page count)."""
-    from .printing import Paper, PrintOptions, print_set, resolve_cell_mm, write_pages
+def _print_setup(output: str, paper: str, cell_mm, crop_marks, bleed_mm):
+    """The print options, once the output's format and every option are known to be good
+    (checked before any work is done)."""
+    from .printing import Paper, PrintOptions, output_format
 
-    options = PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm)
+    output_format(output)
+    return PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm)
+
+
+def _print_job(layout, output: str, title: str, options, kit):
+    """Draw and write the pages; return (files written, options, cell size, page count)."""
+    from .printing import print_set, resolve_cell_mm, write_pages
+
     pages = print_set(layout, options, title=title, kit=kit)
     files = write_pages(pages, output, stdout=sys.stdout)
     return files, options, resolve_cell_mm(layout.grid, options), len(pages)
@@ -1043,13 +1051,14 @@ def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, kit) -> None:
       kiwara export president -o big.pdf --cell-mm 45 --crop-marks --bleed-mm 3
       kiwara export classic -o - | rsvg-convert -o classic.png
     """
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm)
     board = load_layout(layout)
     title = "stdin layout" if layout == "-" else Path(layout).stem
     problems = validate(board, FREE_PLAY).problems
     if problems:   # designers print drafts too: say so, but print
         click.echo(f"kiwara: note: {title} is not a valid free-play layout: "
                    f"{'; '.join(p.message for p in problems)}", err=True)
-    report = _print_job(board, output, title, paper, cell_mm, crop_marks, bleed_mm, kit)
+    report = _print_job(board, output, title, options, kit)
     click.echo(_wrote(*report), err=output == "-")
 
 
@@ -1089,11 +1098,11 @@ def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, kit, as_js
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     wanted = _check_mix(parse_int_list(mix, "--mix")) if mix else None
+    output = output or f"kiwara-board-{seed}.svg"
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm)
     board = _generator_sample(seed, wanted)
     report = validate(board, FREE_PLAY)
-    output = output or f"kiwara-board-{seed}.svg"
-    files, options, cell, pages = _print_job(board, output, f"seed {seed}", paper, cell_mm,
-                                             crop_marks, bleed_mm, kit)
+    files, options, cell, pages = _print_job(board, output, f"seed {seed}", options, kit)
     if as_json:
         click.echo(json.dumps({"seed": seed, "mix": list(wanted) if wanted else None,
                                **report.to_json(), "files": files, "paper": options.paper.name,

@@ -198,3 +198,21 @@ def test_generate_errors(quick_generator, args, message, tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert message in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "x.doc"], "unknown output format"),
+    (["--paper", "a5"], "unknown paper"),
+    (["--cell-mm", "0"], "cell size must be"),
+])
+def test_generate_refuses_bad_print_options_before_drawing(args, message, tmp_path, monkeypatch):
+    import kiwara_designer.cli as cli
+
+    def no_drawing(*_):
+        raise AssertionError("a board was drawn before the options were checked")
+    monkeypatch.setattr(cli, "_generator_sample", no_drawing)
+    monkeypatch.chdir(tmp_path)
+    result = run("generate", "--seed", "1", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not list(tmp_path.iterdir())

@@ -806,7 +806,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
       kiwara compare --variant classic --variant totem_1_2
       kiwara compare president classic --variant classic --variant my-rules.toml --games 400
     """
-    from .playtest.compare import compare_variants
+    from .playtest import compare_variants
     from .playtest.text import format_comparison
 
     if len(variant_names) != 2:
@@ -930,8 +930,7 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_jso
       kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
       kiwara rank --db results.sqlite --by decisiveness --ascending --json
     """
-    from .playtest import open_store
-    from .playtest.report import export_layouts
+    from .playtest import export_layouts, open_store
     from .playtest.text import format_ranking
     from .printing import Paper, PrintOptions
 
@@ -969,8 +968,7 @@ def report(db, output, top) -> None:
     Examples:
       kiwara report --db results.sqlite -o report.html
     """
-    from .playtest import open_store
-    from .playtest.report import render_report
+    from .playtest import open_store, render_report
 
     with open_store(db, must_exist=True) as store:
         store.refresh_summaries()

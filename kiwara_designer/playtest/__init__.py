@@ -1,14 +1,20 @@
 """The play-test lab: seeded self-play matches, balance metrics with honest intervals, a
 resumable SQLite results store, sweeps over many layouts (local processes or Dask) and an HTML
 report. A library first; ``kiwara playtest/compare/sweep/rank/report`` are thin shells over it."""
-from .matches import (DEFAULT_AGENTS, DEFAULT_SKILL, Batch, GameKit, GameResult, Pairing, PlaytestError, game_seed, kiwara_kit,
-                      play_game, play_match, play_to_precision, replay_game)
+from .compare import Comparison, compare_games, compare_variants
+from .matches import (DEFAULT_AGENTS, DEFAULT_SKILL, Batch, GameKit, GameResult, Pairing,
+                      PlaytestError, game_seed, kiwara_kit, play_game, play_match,
+                      play_to_precision, replay_game)
 from .metrics import METRIC_NAMES, Metrics, compute_metrics, layout_score
+from .report import export_layouts, render_report
 from .stats import mcnemar_exact, paired_z_test, two_proportion_z_test, wilson_interval
 from .store import Store, StoreError, open_store
 from .sweep import SweepSummary, run_sweep
 
-__all__ = ["DEFAULT_AGENTS", "DEFAULT_SKILL", "Batch", "GameKit", "GameResult", "METRIC_NAMES", "Metrics", "Pairing", "PlaytestError",
-           "Store", "StoreError", "SweepSummary", "compute_metrics", "game_seed", "kiwara_kit",
-           "layout_score", "mcnemar_exact", "open_store", "paired_z_test", "play_game",
-           "play_match", "play_to_precision", "replay_game", "run_sweep", "two_proportion_z_test", "wilson_interval"]
+__all__ = ["DEFAULT_AGENTS", "DEFAULT_SKILL", "Batch", "Comparison", "GameKit", "GameResult",
+           "METRIC_NAMES", "Metrics", "Pairing", "PlaytestError", "Store", "StoreError",
+           "SweepSummary", "compare_games", "compare_variants", "compute_metrics",
+           "export_layouts", "game_seed", "kiwara_kit", "layout_score", "mcnemar_exact",
+           "open_store", "paired_z_test", "play_game", "play_match", "play_to_precision",
+           "render_report", "replay_game", "run_sweep", "two_proportion_z_test",
+           "wilson_interval"]

@@ -9,21 +9,25 @@ import html
 import math
 import time
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import KiwaraError
 from ..formats import format_text
-from ..printing import PrintOptions, board_thumbnail, print_set, write_pages
 from .store import RankedLayout, Store
+
+if TYPE_CHECKING:                 # printing (and svgwrite) is imported only to draw: the lab's
+    from ..printing import PrintOptions      # matches and sweeps start without it
 
 INK = "#2b2b2b"
 
 
 # -- boards ------------------------------------------------------------------------------------
 def export_layouts(rows: Sequence[RankedLayout], directory: str | Path,
-                   options: PrintOptions = PrintOptions()) -> list[Path]:
+                   options: PrintOptions | None = None) -> list[Path]:
     """Write each ranked layout as a layout file and a true-scale printable SVG board (see
     :mod:`kiwara_designer.printing`): ``rank01-layout17.txt``, ``rank01-layout17.svg``…"""
+    from ..printing import PrintOptions, print_set, write_pages
+    options = options or PrintOptions()
     folder = Path(directory)
     written = []
     try:
@@ -169,6 +173,7 @@ def _interval(metric: dict | None) -> str:
 
 def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test report") -> str:
     """The whole report as one HTML string."""
+    from ..printing import board_thumbnail
     rows = store.ranked("score")
     totals = store.totals()
     margins = [r[0] for r in store.db.execute(

@@ -539,7 +539,10 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
 @main.command("replay")
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"scores": [first, second], "winner": …, "territories": […]}.')
+              help='Print {"scores": [first, second], "winner": 0, 1 or null, "okapi": its '
+                   'holder or null, "final": whether the score is final, "territories": '
+                   '[{"name", "size", "tokens", "controller", "points"}, …], "moves": how many, '
+                   '"finished": whether the game is over}.')
 @click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
 def replay_cmd(record, as_json, colour) -> None:
     """Re-check every move of a game RECORD (JSON file, or - for stdin) and show the result.

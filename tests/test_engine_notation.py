@@ -172,6 +172,9 @@ def test_cli_replay(tmp_path):
     data = json.loads(run("replay", str(path), "--json").output)
     assert data["scores"] == list(final.scoring().totals)
     assert data["winner"] == final.scoring().winner and len(data["territories"]) == 6
+    described = " ".join(run("replay", "--help").output.split())
+    for key in [*data, *data["territories"][0]]:       # --help names every field printed
+        assert f'"{key}"' in described, key
     piped = run("replay", "-", "--json", input=path.read_text())
     assert json.loads(piped.output)["scores"] == data["scores"]
     doctored = json.loads(path.read_text())

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -880,7 +881,9 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     from .playtest import open_store, run_sweep
 
     stdin_once(**{"--from": from_file, "--variant": variant_name})
+    started = time.perf_counter()
     boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    choosing = time.perf_counter() - started        # (drawing a sample builds the tables)
     variant, pairing = _load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
@@ -894,13 +897,15 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
             close()
         totals = store.totals()
     if as_json:
-        click.echo(json.dumps({**summary.to_json(), "database": totals}, indent=2))
+        click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
+                               "database": totals}, indent=2))
     else:
         click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
                    f"{summary.games_already_stored} already stored, {summary.games_played} played, "
                    f"{summary.games_stored} stored in {summary.seconds:.1f} s "
                    + (f"(Dask scheduler {scheduler})" if scheduler
-                      else f"({summary.workers} workers)"))
+                      else f"({summary.workers} workers)")
+                   + f", after {choosing:.1f} s choosing the layouts")
         click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
 
 

@@ -91,8 +91,10 @@ def test_sweep_rank_export_and_report(tmp_path):
     r = run("sweep", "--from", str(shortlist), "--db", db, "--games", "4", *FAST)
     assert r.exit_code == 0, r.output
     assert "2 layouts, 8 games wanted: 0 already stored, 8 played, 8 stored" in r.output
+    assert "s choosing the layouts" in r.output
     again = run("sweep", "--from", str(shortlist), "--db", db, "--games", "4", *FAST, "--json")
     assert json.loads(again.output)["games_played"] == 0
+    assert json.loads(again.output)["choosing_seconds"] >= 0
     ranked = run("rank", "--db", db, "--json", "--export", str(tmp_path / "best"))
     assert ranked.exit_code == 0, ranked.output
     rows = json.loads(ranked.stdout)

@@ -347,3 +347,12 @@ def test_unranking_gives_the_walk_in_order():
             assert (ids, orient & lines) == (whole[index][0], whole[index][1] & lines)
         with pytest.raises(IndexError):
             frontier.unrank(code, len(whole))
+
+
+def test_a_table_too_large_is_refused_not_a_hang(monkeypatch):
+    # a budget on the counting table's entries turns an endless count into a clear error
+    import importlib
+    frontier_module = importlib.import_module("kiwara_designer.generator._frontier")
+    monkeypatch.setattr(frontier_module, "MAX_TABLE_ENTRIES", 500)
+    with pytest.raises(GeneratorError, match="more than 500 table entries"):
+        count_layouts(Grid(5, 5), 5, (3, 5, 7))

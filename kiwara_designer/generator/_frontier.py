@@ -22,6 +22,12 @@ from __future__ import annotations
 import sys
 from operator import itemgetter
 
+from .problem import GeneratorError
+
+# A budget instead of a hang: the 6 x 5 free-play table has 224,000 entries (3 s); a 6 x 6 board
+# with the same sizes 2.7 million (95 s, over a gigabyte); larger boards are refused.
+MAX_TABLE_ENTRIES = 5_000_000
+
 NEW, UP, LEFT, MERGE = 0, 1, 2, 3
 
 
@@ -261,6 +267,11 @@ class Frontier:
                     total, shared = counts, True     # copied only if another move adds to it
                 edges.append((action, inc, sub, flip))
         entry = self.memo[i][state] = len(table)
+        if entry >= MAX_TABLE_ENTRIES:
+            raise GeneratorError(
+                f"counting the layouts of a {self.width} × {self.height} board needs more than "
+                f"{MAX_TABLE_ENTRIES:,} table entries: too large for this generator (6 × 5 "
+                f"needs 224,000, 6 × 6 with sizes 3-9 about 2.7 million)")
         table.append(total)
         self.edges.append(tuple(edges))
         return entry

@@ -81,10 +81,6 @@ class _Symmetry:
         first: dict[int, int] = {}
         return tuple([first.setdefault(v, len(first)) for v in values])
 
-    def images(self, a: tuple[int, ...]):
-        for get in self.getters:
-            yield self.normalized(get(a))
-
     def canonical(self, a: tuple[int, ...]) -> tuple[int, ...]:
         """The least normalised image of ``a`` (itself included); images are compared lazily
         and only normalised in full when they win."""

@@ -34,8 +34,9 @@ def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
     pending = iter(tasks)
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
                              initargs=(os.getpid(),)) as pool:
+        futures: list = []
         try:
-            futures = [pool.submit(function, task) for task in _take(pending, 2 * workers)]
+            futures += [pool.submit(function, task) for task in _take(pending, 2 * workers)]
             while futures:
                 if ordered:
                     done = [futures.pop(0)]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from kiwara_designer.workers import parallel_map
 
 
@@ -33,3 +35,18 @@ def test_tasks_are_taken_lazily_and_stopping_early_stops_the_work():
     assert [next(results) for _ in range(3)] == [0, 1, 4]
     results.close()
     assert len(taken) <= 3 + 2 * 2          # at most two per worker beyond what was used
+
+
+def test_an_error_in_the_tasks_or_a_task_reaches_the_caller_as_itself():
+    def failing_tasks():
+        yield 1
+        raise ValueError("no more tasks")
+
+    with pytest.raises(ValueError, match="no more tasks"):
+        list(parallel_map(slow_square, failing_tasks(), 2))
+    with pytest.raises(ZeroDivisionError):
+        list(parallel_map(reciprocal, [1, 0, 2], 2))
+
+
+def reciprocal(x: int) -> float:
+    return 1 / x

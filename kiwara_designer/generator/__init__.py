@@ -369,9 +369,8 @@ def iter_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_S
     paths through the first lines of the counting table. The order, and so ``start``, is the
     same whatever the number of workers.
     """
-    blocks = iter_blocks(grid, territories, sizes, canonical=canonical, mix=mix, start=start,
-                         filters=filters, workers=workers)
     problem = Problem.make(grid, territories, sizes)
+    blocks = _blocks(problem, canonical, mix, start, filters, workers)
     return _layouts_of(blocks, problem.grid, problem.territories)
 
 
@@ -388,9 +387,14 @@ def iter_blocks(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SI
     """What :func:`iter_layouts` yields, as blocks of bytes: ``grid.size`` bytes per layout,
     the territory of each cell in reading order (numbered 0, 1, 2 … by first appearance).
     For writing listings fast (:func:`kiwara_designer.formats.format_block`): no
-    :class:`Layout` is made. Blocks hold up to a few thousand layouts; arguments as
+    :class:`Layout` is made. Blocks hold up to 20,000 layouts; arguments as
     :func:`iter_layouts`, checked at once."""
-    problem = Problem.make(grid, territories, sizes)
+    return _blocks(Problem.make(grid, territories, sizes), canonical, mix, start, filters,
+                   workers)
+
+
+def _blocks(problem: Problem, canonical: bool, mix, start: int, filters,
+            workers: int | None) -> Iterator[bytes]:
     mixes = _mixes(problem, mix)
     if not isinstance(start, int) or start < 0:
         raise GeneratorError(f"start must be a non-negative whole number, got {start!r}")

@@ -40,7 +40,8 @@ class _BoardTables:
     """What depends only on the board size and the totem steps, shared by every layout: lines,
     totem targets, and the Move objects themselves (built once, never per position)."""
 
-    def __init__(self, width: int, height: int, min_step: int, max_step: int) -> None:
+    def __init__(self, width: int, height: int, min_step: int, max_step: int,
+                 direction: int = 1) -> None:
         grid = Grid(width, height)
         w, P = width, grid.positions
         self.grid = grid
@@ -56,12 +57,13 @@ class _BoardTables:
             {c: next(x for x in self.cell_lines[c] if x != self.pos_line[p]) for c in grid.lines[p]}
             for p in range(P))
         # Totem destinations after a placement from each position: the normal steps in order,
-        # then (for the forced jump) every further position clockwise, each position once.
+        # then (for the forced jump) every further position the same way round, each once.
+        # ``direction`` is +1 clockwise, -1 anticlockwise.
         steps = range(min_step, max_step + 1)
         self.step_targets, self.jump_targets = [], []
         for p in range(P):
-            normal = list(dict.fromkeys((p + s) % P for s in steps))
-            further = [(p + s) % P for s in range(max_step + 1, max_step + 1 + P)]
+            normal = list(dict.fromkeys((p + direction * s) % P for s in steps))
+            further = [(p + direction * s) % P for s in range(max_step + 1, max_step + 1 + P)]
             further = [q for q in dict.fromkeys(further) if q not in normal]
             self.step_targets.append(tuple((q, self.pos_line[q]) for q in normal))
             self.jump_targets.append(tuple((q, self.pos_line[q]) for q in further))
@@ -76,8 +78,9 @@ class _BoardTables:
 
 
 @lru_cache(maxsize=32)
-def _board_tables(width: int, height: int, min_step: int, max_step: int) -> _BoardTables:
-    return _BoardTables(width, height, min_step, max_step)
+def _board_tables(width: int, height: int, min_step: int, max_step: int,
+                  direction: int) -> _BoardTables:
+    return _BoardTables(width, height, min_step, max_step, direction)
 
 
 class _Tables:
@@ -88,7 +91,8 @@ class _Tables:
         self.layout, self.variant, self.grid = layout, variant, grid
         self.width, self.size, self.P = grid.width, grid.size, grid.positions
         board = _board_tables(grid.width, grid.height, variant.totem_min_step,
-                              variant.totem_max_step)
+                              variant.totem_max_step,
+                              1 if variant.totem_direction == "clockwise" else -1)
         for name in ("lines", "line_sets", "pos_line", "cell_lines", "crossing", "step_targets",
                      "jump_targets", "place", "openings", "chunks"):
             setattr(self, name, getattr(board, name))

@@ -48,9 +48,11 @@ class RuleVariant:
     elephant_points: int = 5
     lion_points: int = 1
     crocodile_points: int = 0
-    # The totem moves totem_min_step .. totem_max_step positions clockwise after a placement.
+    # The totem moves totem_min_step .. totem_max_step positions after a placement, in the
+    # totem_direction: "clockwise" (p to p + k) or "anticlockwise" (p to p - k; stone numbers stay).
     totem_min_step: int = 1
     totem_max_step: int = 3
+    totem_direction: str = "clockwise"
     # Crocodile: 0 never swaps, 1 at most one swap, "chain" as many as wanted (each gazelle once).
     crocodile_swaps: int | str = "chain"
     crocodile_swap_needs_river: bool = True     # the gazelle must sit across a river
@@ -201,6 +203,9 @@ def _check_value(key: str, value: Any, default: Any) -> str | None:
         return f'must be 0, 1 or "chain", got {value!r}'
     if key == "territory_tie":
         return None if value in ("nobody", "both") else f'must be "nobody" or "both", got {value!r}'
+    if key == "totem_direction":
+        return None if value in ("clockwise", "anticlockwise") else \
+            f'must be "clockwise" or "anticlockwise", got {value!r}'
     if key == "first_placer":
         return None if value in ("first", "second") else f'must be "first" or "second", got {value!r}'
     if key == "name":

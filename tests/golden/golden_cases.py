@@ -3,7 +3,7 @@ wrote, taken from main before the CLI was split into a package (issue 10), with 
 
 Each session runs its steps in order in one empty working directory (a sweep, then rank and
 report on its database), after writing the session's input files there. `regen.py` takes the
-outputs; `test_golden.py` compares them byte for byte. Only run times are masked (`MASKS`).
+outputs; `test_golden.py` compares them byte for byte. Only run times and dates are masked (`MASKS`).
 """
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ SPLIT = "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n"     # the classic board with 
 TWO_BOARDS = "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n\n" + SPLIT
 PATTERN = "AA\nAB\n"
 FAST = ("--agents", "random", "--skill", "greedy,random", "--skill-games", "2", "-j", "1")
-# Run times (sweep summaries) change from run to run: masked before comparing.
+# Run times (sweep summaries) and the report's date change from run to run: masked in every
+# output and written file before comparing.
 MASKS = [(re.compile(r"\b\d+\.\d+ s\b"), "<seconds> s"),
-         (re.compile(r'("(?:seconds|choosing_seconds)": )[0-9.e-]+'), r"\1<seconds>")]
+         (re.compile(r'("(?:seconds|choosing_seconds)": )[0-9.e-]+'), r"\1<seconds>"),
+         (re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d UTC\b"), "<date> UTC")]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ def _written(workdir: Path, names) -> dict[str, bytes]:
         path = workdir / name
         paths = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         for p in paths:
-            found[p.relative_to(workdir).as_posix()] = p.read_bytes() if p.exists() else None
+            found[p.relative_to(workdir).as_posix()] = (mask(p.read_text("utf-8")).encode("utf-8")
+                                                        if p.exists() else None)
     return found
 
 

@@ -206,7 +206,7 @@ def test_generate_errors(quick_generator, args, message, tmp_path, monkeypatch):
     (["--cell-mm", "0"], "cell size must be"),
 ])
 def test_generate_refuses_bad_print_options_before_drawing(args, message, tmp_path, monkeypatch):
-    import kiwara_designer.cli as cli
+    import kiwara_designer.cli.printing as cli
 
     def no_drawing(*_):
         raise AssertionError("a board was drawn before the options were checked")

@@ -1,0 +1,33 @@
+"""The ``kiwara`` command: a thin click shell over the library API, one module per concern
+(layouts, games, lab, printing; what they share in :mod:`.common`).
+
+Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, illegal move),
+2 unreadable or malformed input, or a usage error.
+"""
+from __future__ import annotations
+
+import click
+
+from . import games, lab, layouts, printing
+from .common import KiwaraGroup
+
+
+@click.group(cls=KiwaraGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kiwara-designer")
+def main() -> None:
+    """Design, print and play-test boards and rules variants of Kiwara.
+
+    \b
+    Examples:
+      kiwara validate my-board.txt
+      kiwara show classic
+      kiwara layouts builtin
+    """
+
+
+# Commands are listed alphabetically in --help whatever the order here.
+for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
+                games.perft_cmd, games.replay_cmd, games.play,
+                lab.playtest, lab.compare, lab.sweep, lab.rank, lab.report,
+                printing.export, printing.generate):
+    main.add_command(command)

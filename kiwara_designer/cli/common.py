@@ -1,0 +1,121 @@
+"""What every ``kiwara`` command shares: exit codes, bounds, the group that turns user errors into
+one line on stderr, option parsing helpers, progress bars and output checks."""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import KiwaraError
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+# Bounds on counts: a draw is held in memory whole (~7 kB and ~3 ms a layout), and larger game
+# counts overflowed the lab's index ranges (an OverflowError traceback) long before finishing.
+MAX_SAMPLE = 100_000
+MAX_GAMES = 1_000_000
+
+
+class KiwaraGroup(click.Group):
+    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2, and a
+    reader that stops early (``kiwara show classic | head -1``) into a quiet exit 0."""
+
+    def invoke(self, ctx: click.Context):
+        if sys.stdout is None:           # started with stdout closed (>&-): like a closed pipe
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()       # a closed pipe shows here, not at interpreter exit
+        except KiwaraError as exc:
+            click.echo(f"kiwara: error: {exc}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
+        except OSError as exc:
+            if exc.errno not in OUTPUT_FULL:
+                raise
+            # the output is cut short (disk full): say so, never exit 0 with a truncated file
+            _discard_stdout()
+            click.echo(f"kiwara: error: cannot write the output: {exc.strerror}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:   # `kiwara --help | true`: the top-level --help and --version print from here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            _discard_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the output still buffered is not flushed into the closed
+    pipe at exit (Python would print "Exception ignored … BrokenPipeError" and exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # not a real file (CliRunner): nothing will be flushed
+        pass
+
+
+def parse_int_list(text: str, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise click.BadParameter(f"{what} must be whole numbers separated by commas, got {text!r}")
+    if not values:
+        raise click.BadParameter(f"{what} must not be empty")
+    return values
+
+
+def stdin_once(**inputs) -> None:
+    """Refuse ``-`` for more than one input: the second would read an empty stdin and quietly
+    become something else (an empty variant file is the classic game)."""
+    named = [name for name, values in inputs.items()
+             for v in (values if isinstance(values, (list, tuple)) else [values]) if v == "-"]
+    if len(named) > 1:
+        raise KiwaraError(f"- (stdin) is given {len(named)} times ({', '.join(named)}); "
+                          f"stdin can be read once, give the others as files")
+
+
+def progress_bar(label: str):
+    """``(update(done, total), close())`` drawing a bar on stderr; both do nothing when stderr
+    is not a terminal (pipes and logs stay clean)."""
+    if not sys.stderr.isatty():
+        return (lambda done, total: None), (lambda: None)
+    state: dict = {}
+
+    def update(done: int, total: int | None) -> None:
+        if total is None:
+            return
+        if "bar" not in state:
+            state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
+                                             show_pos=True, show_eta=True)
+            state["bar"].__enter__()
+        bar = state["bar"]
+        bar.update(done - bar.pos)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+
+
+def load_variant(name: str | None):
+    """A rules variant by file or built-in name (the engine is imported only when needed)."""
+    from .. import engine
+    return engine.load_variant(name)
+
+
+def check_writable_file(path: str, option: str) -> None:
+    """Refuse an output file whose folder is missing or read-only before any long work."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise KiwaraError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK):
+        raise KiwaraError(f"{option} {path}: directory {str(folder)!r} is not writable")

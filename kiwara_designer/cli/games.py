@@ -1,0 +1,181 @@
+"""Games: ``kiwara perft``, ``replay`` and ``play``."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import KiwaraError
+from ..formats import load_layout
+from .common import EXIT_NEGATIVE, check_writable_file, load_variant, stdin_once
+
+
+def _engine_setup(layout_name: str, variant_name: str | None):
+    return load_layout(layout_name), load_variant(variant_name)
+
+
+@click.command("perft")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - for stdin.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--moves", "moves_text", default="", help="Moves to play first, in notation, "
+              "separated by spaces (perft then counts from that position).")
+@click.option("--divide", is_flag=True, help="Also print the count under each first move.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> None:
+    """Count the move sequences of length 1..DEPTH: the move generator's check.
+
+    Prints one line per depth, `perft 1 22`; a move is a whole turn (see the rules reference).
+
+    \b
+    Examples:
+      kiwara perft 2
+      kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
+      kiwara perft 2 --moves "T7 Zb2>9" --json
+    """
+    from ..engine import IllegalMoveError, new_game, perft, perft_divide
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
+    board, variant = _engine_setup(layout_name, variant_name)
+    state = new_game(board, variant)
+    for index, text in enumerate(moves_text.split()):
+        try:
+            state = state.play(text)
+        except IllegalMoveError as exc:
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
+            sys.exit(EXIT_NEGATIVE)
+    if not as_json and not divide:
+        # each depth as soon as it is counted: each takes ~75 times the one before, so a deep
+        # request shows its progress (and the answers so far) instead of silence
+        for d in range(1, depth + 1):
+            click.echo(f"perft {d} {perft(state, d)}")
+        if not depth:
+            click.echo("perft 0 1")
+        return
+    counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
+    split = perft_divide(state, depth) if divide and depth else []
+    if as_json:
+        click.echo(json.dumps({"layout": list(board.rows), "variant": variant.to_dict(),
+                               "moves": moves_text.split(),
+                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
+                               "divide": {str(m): n for m, n in split} if divide else None},
+                              indent=1))
+        return
+    if divide:
+        for move, n in split:
+            click.echo(f"{move} {n}")
+    for d, n in counts:
+        click.echo(f"perft {d} {n}")
+
+
+@click.command("replay")
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"scores": [first, second], "winner": 0, 1 or null, "okapi": its '
+                   'holder or null, "final": whether the score is final, "territories": '
+                   '[{"name", "size", "tokens", "controller", "points"}, …], "moves": how many, '
+                   '"finished": whether the game is over}.')
+@click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
+def replay_cmd(record, as_json, colour) -> None:
+    """Re-check every move of a game RECORD (JSON file, or - for stdin) and show the result.
+
+    Prints the final board and the scoring table. Exit 1 at the first illegal move (with its
+    number, the move and the reason), 2 if the file is not a game record.
+
+    \b
+    Examples:
+      kiwara replay game.json
+      kiwara replay - --json < game.json
+    """
+    from ..engine import GameRecord, ReplayError
+    from ..game_view import draw_state, scoring_table
+    game = GameRecord.load(record)
+    try:
+        state = game.replay()
+    except ReplayError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
+                                   "reason": exc.reason}))
+        click.echo(f"kiwara: {'<stdin>' if record == '-' else record}: {exc}", err=True)
+        sys.exit(EXIT_NEGATIVE)
+    scoring = state.scoring()
+    if as_json:
+        click.echo(json.dumps({**scoring.to_dict(), "moves": len(game.moves),
+                               "finished": state.is_terminal()}, indent=1))
+        return
+    click.echo(draw_state(state, colour=True), color=colour)
+    click.echo()
+    click.echo(scoring_table(scoring))
+
+
+# -- agents and play --------------------------------------------------------------------------
+@click.command()
+@click.option("--layout", "layout_name", default="classic", show_default=True,
+              help="Layout file, built-in name or - (only when no person plays).")
+@click.option("--first", default="human", show_default=True,
+              help="Who opens with the totem: human or an agent spec (random, greedy, mcts:500, "
+                   "mcts:2s, mcts:500:greedy).")
+@click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+              "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
+@click.option("--seed", type=int, help="Seed of the agents' random choices (default: drawn and "
+                                       "printed, so the game can be replayed).")
+@click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the game record (JSON, for kiwara replay) here; - for stdout.")
+@click.option("--colour/--no-colour", default=None, help="Colours (default: on a terminal).")
+def play(layout_name, first, second, variant_name, seed, record, colour) -> None:
+    """Play a game in the terminal: a person against an agent, or watch two agents.
+
+    Moves are typed in notation (T7, Zc3>12, Cb2xc2>4, Gf5, pass); ? lists the legal moves,
+    quit (or end of input) stops. Exit 0 when the game ends or is stopped.
+
+    \b
+    Examples:
+      kiwara play
+      kiwara play --first mcts:2s --second human --seed 7
+      kiwara play --first greedy --second mcts:500 --record game.json
+      kiwara play --layout president --variant no_crocodile_swaps
+      kiwara play --first greedy --second mcts:200 --record - | kiwara replay -
+    """
+    from ..play import start_session
+
+    stdin_once(**{"--layout": layout_name, "--variant": variant_name})
+    session = start_session(layout_name, first, second, variant_name, seed)
+    if layout_name == "-" and any(s.is_human for s in session.seats):
+        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    if record and record != "-":   # say it now, not after a long game whose record is then lost
+        check_writable_file(record, "--record")
+    # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
+    to_stderr = record == "-"
+    use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
+
+    def write(text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=to_stderr, color=use_colour)
+
+    def read(prompt: str) -> str | None:
+        write(prompt, nl=False)
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:    # Ctrl-C at the prompt stops the game like quit
+            line = ""
+        if not line:
+            write("")
+            return None
+        if not sys.stdin.isatty():   # scripted input: show it, so the transcript reads well
+            write(line.rstrip("\n"))
+        return line
+
+    result = session.play(read, write, use_colour)
+    if record:
+        text = session.record_json(result)
+        if record == "-":
+            click.echo(text)
+            return
+        try:
+            with open(record, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
+        click.echo(f"record written to {record}", err=True)

@@ -1,0 +1,345 @@
+"""The play-test lab: ``kiwara playtest``, ``compare``, ``sweep``, ``rank`` and ``report``."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..errors import KiwaraError
+from ..formats import load_layout, load_layouts
+from .common import MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
+
+
+def _lab_pairing(text: str):
+    from ..playtest import Pairing
+    return Pairing.parse(text)
+
+
+def _lab_common(func):
+    """Options shared by playtest, compare and sweep."""
+    from ..playtest import DEFAULT_AGENTS
+    for option in reversed([
+        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                     show_default=True,
+                     help="Games per layout (seats alternate: agent A opens the even ones)."),
+        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                     help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: game i is seeded from (seed, i), so any game replays."),
+        click.option("--workers", "-j", type=click.IntRange(min=1),
+                     help="Worker processes (default: number of cores)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _lab_skill_options(func):
+    from ..playtest import DEFAULT_SKILL
+    func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
+                        help="Games of the skill pairing per layout (default: a quarter of "
+                             "--games; 0 to skip the skill gap).")(func)
+    return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                        help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+
+
+def _lab_skill_games(skill_games: int | None, games: int) -> int:
+    return max(1, games // 4) if skill_games is None else skill_games
+
+
+def _lab_record_stems(sources) -> list[str]:
+    """A distinct file-name stem per layout: a/board.txt and b/board.txt (or classic given twice)
+    would otherwise write their records over each other's."""
+    stems, seen = [], {}
+    for source in sources:
+        stem = "stdin" if source == "-" else Path(source).stem
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+        seen[stem] = seen.get(stem, 0) + 1
+        stems.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    return stems
+
+
+def _lab_record_name(stem: str, index: int) -> str:
+    return f"{stem}-game{index:05d}.json"
+
+
+@click.command()
+@click.argument("layout_files", metavar="LAYOUT...", nargs=-1, required=True)
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@_lab_common
+@_lab_skill_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
+@click.option("--records", type=click.Path(file_okay=False),
+              help="Write every game's record (JSON, for kiwara replay) into this directory.")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
+                   "--games is then the first round.")
+def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
+             as_json, records, precision) -> None:
+    """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
+
+    \b
+    Examples:
+      kiwara playtest classic
+      kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
+      kiwara playtest my-board.txt --variant totem_1_2 --json
+      kiwara playtest classic --games 10 --records games/
+      kiwara playtest classic --precision 0.03
+    """
+    from pathlib import Path
+
+    from ..playtest import compute_metrics, kiwara_kit, play_match, play_to_precision
+    from ..playtest.matches import make_game_record
+    from ..playtest.text import format_metrics
+
+    stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
+    variant, pairing = load_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    boards = [(name, load_layout(name)) for name in layout_files]
+    kit = kiwara_kit()
+    if records:   # made before the games are played, so a bad path does not waste them
+        try:
+            Path(records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}") from None
+    output = []
+    for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
+        update, close = progress_bar(name)
+        if precision:
+            results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
+                                        first_round=games)
+            if records:   # replayed with their moves only when asked: records are rarely wanted
+                results = play_match(board, variant, pairing, len(results), seed, workers, kit,
+                                     keep_moves=True)
+        else:
+            results = play_match(board, variant, pairing, games, seed, workers, kit,
+                                 keep_moves=bool(records), progress=update)
+        close()
+        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
+                         if n_skill else [])
+        metrics = compute_metrics(results, board.names, board.sizes, skill_results)
+        if records:
+            folder = Path(records)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                for game in results:
+                    record = make_game_record(kit, board, variant, pairing, seed, game)
+                    (folder / _lab_record_name(stem, game.index)).write_text(
+                        record.to_json() + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
+        head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
+                "agents": pairing.name, "games": len(results), "seed": seed,
+                "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
+        output.append({**head, "metrics": metrics.to_json()})
+        if not as_json:
+            skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
+            click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
+                                               f"{len(results)} games, seed {seed}{skill_text}"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+    elif records:
+        click.echo(f"game records written to {records}/", err=True)
+
+
+@click.command()
+@click.argument("layout_names", metavar="[LAYOUT]...", nargs=-1)
+@click.option("--variant", "variant_names", multiple=True, required=True,
+              help="A rules variant (TOML file or built-in name); give it twice.")
+@_lab_common
+@click.option("--json", "as_json", is_flag=True, help="JSON (a list if several layouts).")
+def compare(layout_names, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on each LAYOUT (default classic) over the same seeds.
+
+    Game i of both variants has the same seed and seats, so the games are paired: the difference
+    in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
+    for reference), the score margin with a paired z test.
+
+    \b
+    Examples:
+      kiwara compare --variant classic --variant totem_1_2
+      kiwara compare president classic --variant classic --variant my-rules.toml --games 400
+    """
+    from ..playtest import compare_variants
+    from ..playtest.text import format_comparison
+
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    stdin_once(LAYOUT=layout_names, **{"--variant": variant_names})
+    variants = tuple(load_variant(v) for v in variant_names)
+    names = tuple(variant_names)
+    boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
+    pairing = _lab_pairing(agents)
+    output = []
+    for name, board in boards:
+        result = compare_variants(board, variants, names, pairing, games, seed, workers)
+        output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
+                       **result.to_json()})
+        if not as_json:
+            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
+                                                 f"per variant on the same seeds (seed {seed})"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+
+
+def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
+    chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
+    if len(chosen) != 1:
+        raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
+    if from_file is not None:
+        boards = []
+        for entry in load_layouts(from_file):
+            if entry.error:
+                raise entry.error
+            boards.append(entry.layout)
+        return boards, len(boards)
+    from ..generator import count_layouts, iter_layouts, sample_layouts
+    if sample is not None:
+        boards = sample_layouts(sample, seed, canonical=True)
+        return boards, len(boards)
+    return iter_layouts(canonical=True), count_layouts(canonical=True)
+
+
+@click.command()
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Play N layouts sampled at random.")
+@click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
+@click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@_lab_common
+@_lab_skill_options
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                  "(needs pip install 'kiwara-designer[cluster]').")
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
+def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
+          skill_games, scheduler, as_json) -> None:
+    """Play many layouts into a results database, resumably.
+
+    Every finished game is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a game, and two sweeps may share
+    one database. --seed seeds both the layout sample and the games.
+
+    \b
+    Examples:
+      kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 100
+      kiwara sweep --from shortlist.txt --db results.sqlite --agents mcts:50 --workers 2
+      kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from ..playtest import open_store, run_sweep
+
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
+    started = time.perf_counter()
+    boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    choosing = time.perf_counter() - started        # (drawing a sample builds the tables)
+    variant, pairing = load_variant(variant_name), _lab_pairing(agents)
+    skill_pairing = _lab_pairing(skill) if skill else None
+    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    update, close = progress_bar(f"{count:,} layouts")
+    with open_store(db) as store:
+        try:
+            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
+                                skill=skill_pairing, skill_games=n_skill, progress=update,
+                                layout_count=count)
+        finally:
+            close()
+        totals = store.totals()
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
+                               "database": totals}, indent=2))
+    else:
+        click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
+                   f"{summary.games_already_stored} already stored, {summary.games_played} played, "
+                   f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+                   + (f"(Dask scheduler {scheduler})" if scheduler
+                      else f"({summary.workers} workers)")
+                   + f", after {choosing:.1f} s choosing the layouts")
+        click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
+                                 "score_margin", "abs_score_margin", "length", "branching_factor",
+                                 "decision_moves", "lead_changes", "lead_change_rate", "decisiveness",
+                                 "okapi_taker_win_rate", "skill_gap", "contestedness"]),
+              help="Metric to rank by.")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files and printable SVG boards.")
+@click.option("--paper", metavar="a4|letter|WxH",
+              help="Paper of the exported boards (as kiwara export) [default: a4].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_json) -> None:
+    """List the best layouts of a results database.
+
+    --export DIR writes each one as a layout file (rank01-layout17.txt) and a true-scale
+    printable board (rank01-layout17.svg, as kiwara export draws it).
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+    """
+    from ..playtest import export_layouts, open_store
+    from ..playtest.text import format_ranking
+    from ..printing import Paper, PrintOptions
+
+    if paper and not export_dir:
+        raise click.UsageError("--paper only applies with --export")
+    options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents)
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
+    elif rows:
+        click.echo(format_ranking(rows, by))
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
+    if export_dir:
+        written = export_layouts(rows, export_dir, options)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from ..playtest import open_store, render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(html)
+    except OSError as exc:
+        raise KiwaraError(f"{output}: cannot write the report: {exc.strerror}")
+    click.echo(f"report written to {output}", err=True)

@@ -1,0 +1,148 @@
+"""Printing: ``kiwara export`` and ``generate`` (draw a random board and print it)."""
+from __future__ import annotations
+
+import functools
+import json
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from ..formats import format_text, load_layout
+from ..validation import FREE_PLAY, validate
+from .common import EXIT_NEGATIVE, parse_int_list
+
+
+def _print_options(command):
+    """The options shared by ``export`` and ``generate``: paper, cell size, crop marks, bleed, kit."""
+    for option in reversed([
+        click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxH",
+                     help="Paper: a4 or letter (landscape) or a custom size in mm, e.g. 420x297."),
+        click.option("--cell-mm", type=float, metavar="MM",
+                     help="Cell size in mm [default: largest that fits A4 and Letter]."),
+        click.option("--crop-marks", is_flag=True, help="Crop marks at the corners of the cut line."),
+        click.option("--bleed-mm", type=float, default=0.0, show_default=True, metavar="MM",
+                     help="Extend the board's background this far beyond the cut line."),
+        click.option("--kit", is_flag=True,
+                     help="Add the print-and-play kit: token sheet, Okapi card and totem."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _print_setup(output: str, paper: str, cell_mm, crop_marks, bleed_mm):
+    """The print options, once the output's format and every option are known to be good
+    (checked before any work is done)."""
+    from ..printing import Paper, PrintOptions, output_format
+
+    output_format(output)
+    return PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm)
+
+
+def _print_job(layout, output: str, title: str, options, kit):
+    """Draw and write the pages; return (files written, options, cell size, page count)."""
+    from ..printing import print_set, resolve_cell_mm, write_pages
+
+    pages = print_set(layout, options, title=title, kit=kit)
+    files = write_pages(pages, output, stdout=sys.stdout)
+    return files, options, resolve_cell_mm(layout.grid, options), len(pages)
+
+
+def _wrote(files, options, cell, pages) -> str:
+    names = ", ".join("stdout" if f == "-" else f for f in files)
+    paper = options.paper
+    return (f"wrote {names}: {pages} page{'s' if pages > 1 else ''} on {paper.name} "
+            f"({paper.width_mm:g} × {paper.height_mm:g} mm), cell {cell:g} mm; print at 100 %")
+
+
+@click.command()
+@click.argument("layout")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="board.svg, board.pdf (all pages) or board.png; - writes SVG to stdout.")
+@_print_options
+def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, kit) -> None:
+    """Print LAYOUT (file, built-in name or -) at true scale, in millimetres.
+
+    The board comes with its 22 numbered totem stones, column letters and row numbers,
+    each territory tinted and labelled with its size, and the rivers drawn exactly where the
+    sticks go. A board larger than the paper is tiled over several pages with alignment
+    lines. PDF and PNG need the optional extra: pip install 'kiwara-designer[pdf]'.
+
+    \b
+    Examples:
+      kiwara export classic -o classic.svg
+      kiwara export my-board.txt -o board.pdf --paper letter --kit
+      kiwara export president -o big.pdf --cell-mm 45 --crop-marks --bleed-mm 3
+      kiwara export classic -o - | rsvg-convert -o classic.png
+    """
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm)
+    board = load_layout(layout)
+    title = "stdin layout" if layout == "-" else Path(layout).stem
+    problems = validate(board, FREE_PLAY).problems
+    if problems:   # designers print drafts too: say so, but print
+        click.echo(f"kiwara: note: {title} is not a valid free-play layout: "
+                   f"{'; '.join(p.message for p in problems)}", err=True)
+    report = _print_job(board, output, title, options, kit)
+    click.echo(_wrote(*report), err=output == "-")
+
+
+def _generator_sample(seed: int, mix: tuple[int, ...] | None):
+    from ..generator import sample_layouts   # imported here: only generate pays for it
+
+    return sample_layouts(1, seed, mix=mix)[0]
+
+
+def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:
+    from ..generator import Problem
+    return Problem.make().check_mix(mix)
+
+
+@click.command()
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the draw [default: a random one, printed].")
+@click.option("--mix", metavar="3,3,5,5,7,7", help="Draw only layouts with these territory sizes.")
+@click.option("-o", "--output", metavar="FILE",
+              help="Board file (.svg, .pdf, .png; - for SVG on stdout) [default: kiwara-board-SEED.svg].")
+@_print_options
+@click.option("--json", "as_json", is_flag=True, help="Print the layout and its facts as JSON.")
+def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, kit, as_json) -> None:
+    """Draw a uniformly random valid free-play layout and print it.
+
+    Every valid layout (six connected territories of sizes 3, 5, 7 or 9) is equally likely;
+    --mix draws uniformly among those with the given sizes. The same seed always gives the same
+    board. Writes the printable board (see kiwara export) and shows the layout and its facts.
+
+    \b
+    Examples:
+      kiwara generate
+      kiwara generate --seed 7 -o board.pdf --kit
+      kiwara generate --seed 42 --mix 3,3,5,5,7,7 --json
+    """
+    if as_json and output == "-":
+        raise click.UsageError("--json and -o - would both write to stdout; pick one")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    wanted = _check_mix(parse_int_list(mix, "--mix")) if mix else None
+    output = output or f"kiwara-board-{seed}.svg"
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm)
+    board = _generator_sample(seed, wanted)
+    report = validate(board, FREE_PLAY)
+    files, options, cell, pages = _print_job(board, output, f"seed {seed}", options, kit)
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "mix": list(wanted) if wanted else None,
+                               **report.to_json(), "files": files, "paper": options.paper.name,
+                               "cell_mm": cell, "pages": pages}, indent=2))
+    else:   # with -o - the SVG owns stdout, so the summary goes to stderr
+        echo = functools.partial(click.echo, err=output == "-")
+        facts = report.facts
+        echo(f"seed {seed}   (again: kiwara generate --seed {seed}{' --mix ' + mix if mix else ''})")
+        echo(format_text(board, spaced=False), nl=False)
+        echo(f"{'valid' if report.valid else 'INVALID'} free-play layout; territories "
+             + ", ".join(f"{name} {size}" for name, size in facts["territories"].items())
+             + f"; size mix {','.join(map(str, facts['size_mix']))}; "
+             + f"{facts['river_segments']} river segments of {facts['sticks_in_box']} sticks")
+        for problem in report.problems:
+            echo(f"  - {problem.message}")
+        echo(_wrote(files, options, cell, pages))
+    if not report.valid:
+        sys.exit(EXIT_NEGATIVE)

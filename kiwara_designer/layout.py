@@ -42,6 +42,28 @@ class Territory:
         return len(self.cells)
 
 
+@dataclass(frozen=True)
+class LayoutDescriptors:
+    """How the territories sit together, from :meth:`Layout.territory_graph`: ``degrees`` how
+    many other territories each borders, ``river_lengths`` the river segments (sticks) on each
+    one's border (the board's edge is not a river), ``articulation_territories`` those whose
+    removal would cut the others apart (a territory every path between two others crosses)."""
+
+    degrees: dict[str, int]
+    river_lengths: dict[str, int]
+    articulation_territories: tuple[str, ...]
+
+    @property
+    def degree_sequence(self) -> tuple[int, ...]:
+        """The degrees, smallest first: the territory graph's shape whatever the names."""
+        return tuple(sorted(self.degrees.values()))
+
+    def to_dict(self) -> dict:
+        return {"degrees": dict(self.degrees), "degree_sequence": list(self.degree_sequence),
+                "river_lengths": dict(self.river_lengths),
+                "articulation_territories": list(self.articulation_territories)}
+
+
 def _first_appearance(labels: Iterable) -> tuple[tuple[int, ...], list]:
     """Number labels 0, 1, 2 … in order of first appearance; return the numbers and the labels."""
     seen: dict = {}
@@ -177,6 +199,20 @@ class Layout:
             else:
                 g.add_edge(u, v, rivers=1)
         return g
+
+    @cached_property
+    def _descriptors(self) -> "LayoutDescriptors":
+        import networkx as nx
+        g = self.territory_graph()
+        cut = set(nx.articulation_points(g))
+        return LayoutDescriptors(
+            degrees={n: g.degree(n) for n in self.names},
+            river_lengths={n: g.degree(n, weight="rivers") for n in self.names},
+            articulation_territories=tuple(n for n in self.names if n in cut))
+
+    def descriptors(self) -> "LayoutDescriptors":
+        """Shape of the board as its territory graph shows it (computed once per layout)."""
+        return self._descriptors
 
     # -- symmetries --------------------------------------------------------------------------
     def transformed(self, symmetry: Symmetry) -> "Layout":

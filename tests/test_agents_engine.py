@@ -7,8 +7,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiwara_designer.agents import evaluate, make_agent, play_match
-from kiwara_designer.agents.evaluation import FUTURE_POINTS_PER_CELL
+from kiwara_designer.agents import make_agent, play_match
+from kiwara_designer.engine.evaluation import FUTURE_POINTS_PER_CELL, evaluate
 from kiwara_designer.engine import builtin_variant_names, load_variant, new_game, setup_position
 from kiwara_designer.formats import load_layout
 

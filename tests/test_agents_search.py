@@ -2,46 +2,22 @@
 
 Take-away: a pile of stones, each move takes 1, 2 or 3, whoever takes the last stone wins. The
 player to move loses exactly when the pile is a multiple of 4, so from 5, 6 or 7 the only winning
-move leaves 4. The toy offers the same surface as the engine's GameState, including an optional
-"pass" rule (the same player moving twice) to check that MCTS credits the right player.
+move leaves 4 (``tests/toy_games.py``; it has an optional "pass" rule, the same player moving
+twice, to check that MCTS credits the right player).
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import sys
+from pathlib import Path
 
 import pytest
 
 from kiwara_designer.agents import MctsAgent, RandomAgent, make_agent
 from kiwara_designer.agents.mcts import greedy_playout
 
-
-@dataclass(frozen=True)
-class TakeAway:
-    pile: int
-    player: int = 0
-    extra_turn_at: int = -1     # landing on this pile size gives the mover another turn (a "pass")
-
-    def current_player(self) -> int:
-        return -1 if self.is_terminal() else self.player
-
-    def legal_moves(self) -> list[int]:
-        return [] if self.is_terminal() else [k for k in (1, 2, 3) if k <= self.pile]
-
-    def apply(self, take: int) -> "TakeAway":
-        assert take in self.legal_moves()
-        pile = self.pile - take
-        winner_moves_again = pile == self.extra_turn_at
-        return TakeAway(pile, self.player if winner_moves_again else 1 - self.player,
-                        self.extra_turn_at)
-
-    def is_terminal(self) -> bool:
-        return self.pile == 0
-
-    def returns(self) -> tuple[float, float]:
-        # The player who took the last stone is the one who is *not* to move next.
-        last = 1 - self.player
-        return (1.0, -1.0) if last == 0 else (-1.0, 1.0)
+sys.path.insert(0, str(Path(__file__).parent))
+from toy_games import TakeAway  # noqa: E402
 
 
 @pytest.mark.parametrize("pile, best", [(5, 1), (6, 2), (7, 3), (9, 1)])

@@ -28,7 +28,7 @@ def test_real_engine_match_is_deterministic_and_replays():
     for g in one:
         assert sum(g.scores) % 2 == 1 and g.winner is not None   # classic: odd total, no draw
         assert g.winner == (0 if g.scores[0] > g.scores[1] else 1)
-        assert len(g.control) == 6 and g.plies >= 31
+        assert len(g.stats["control"]) == 6 and g.plies >= 31
     result, record = replay_game(classic, None, "random", 3, 4)
     assert result == one[4]
     final = GameRecord.from_dict(json.loads(record.to_json())).replay()

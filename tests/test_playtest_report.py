@@ -13,7 +13,7 @@ from kiwara_designer.playtest.report import export_layouts, histogram_svg, rende
 from kiwara_designer.printing import LETTER, PrintOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
-from playtest_toy import LAYOUTS, TOY_KIT  # noqa: E402
+from playtest_toy import LAYOUTS, TOY_GAME  # noqa: E402
 from svg_support import (NS, board_group, expected_rivers, find_class, parse,  # noqa: E402
                          rivers_drawn, size_mm)
 
@@ -49,7 +49,7 @@ class TagChecker(HTMLParser):
 def report_html(tmp_path_factory):
     db = tmp_path_factory.mktemp("report") / "r.sqlite"
     with Store(db) as store:
-        run_sweep(store, LAYOUTS, None, "random", games=12, seed=1, workers=1, kit=TOY_KIT,
+        run_sweep(store, LAYOUTS, None, "random", games=12, seed=1, workers=1, game=TOY_GAME,
                   skill="greedy,first", skill_games=4)
         return render_report(store, top=4)
 
@@ -105,7 +105,7 @@ def test_histogram_counts_by_hand():
 def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
     from kiwara_designer import load_layout
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=4, seed=1, workers=1, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS[:2], None, "random", games=4, seed=1, workers=1, game=TOY_GAME)
         rows = store.ranked()
     files = export_layouts(rows, tmp_path / "best")
     texts = sorted(p for p in files if p.suffix == ".txt")
@@ -133,7 +133,7 @@ def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
 
 def test_export_on_other_paper(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], None, "random", games=2, seed=1, workers=1, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS[:1], None, "random", games=2, seed=1, workers=1, game=TOY_GAME)
         rows = store.ranked()
     (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER)) if p.suffix == ".svg"]
     root = parse(board.read_text())

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -111,8 +112,9 @@ def game(index, winner, scores, a_seat=None, okapi=None, control=(0, 1), changes
     return GameResult(index=index, seed=index, a_seat=index % 2 if a_seat is None else a_seat,
                       winner=winner, scores=scores, plies=plies, decisions=decisions,
                       branching=branching, lead_changes=lead_changes,
-                      decisiveness=decisiveness if winner is not None else None, okapi=okapi,
-                      control=control, control_changes=changes)
+                      decisiveness=decisiveness if winner is not None else None,
+                      stats={"okapi": okapi, "control": list(control),
+                             "control_changes": list(changes)})
 
 
 def test_metrics_by_hand():
@@ -124,7 +126,7 @@ def test_metrics_by_hand():
              decisiveness=0.5, plies=12, decisions=6, branching=5.0),
         game(3, None, (20, 20), okapi=None, control=(None, 0), lead_changes=3),
     ]
-    m = compute_metrics(games, ("A", "B"), (3, 5))
+    m = compute_metrics(games, SimpleNamespace(names=("A", "B"), sizes=(3, 5)))
     # first player: 2 wins + 1 draw / 2 = 2.5 of 4
     assert m.first_player_win.value == pytest.approx(0.625)
     assert m.balance[0] == pytest.approx(0.75)
@@ -137,11 +139,12 @@ def test_metrics_by_hand():
     assert m.lead_changes.mean == pytest.approx(1.5)
     assert m.decisiveness.mean == pytest.approx((0.4 + 0.9 + 0.5) / 3)
     # Okapi taken in 3 games, taker won 2 of them (game 0: seat 0, game 2: seat 1); first took 1
-    assert (m.okapi_taker_win.successes, m.okapi_taker_win.trials) == (2, 3)
-    assert (m.okapi_first.successes, m.okapi_first.trials) == (1, 3)
+    taker, first = (m.game_metric(n) for n in ("okapi_taker_win_rate", "okapi_first_player_rate"))
+    assert (taker.successes, taker.trials) == (2, 3)
+    assert (first.successes, first.trials) == (1, 3)
     # agent A sits in seat 0 in games 0 and 2, seat 1 in 1 and 3: A won game 0 only, 1 draw
     assert m.agent_a_win.value == pytest.approx(1.5 / 4)
-    a, b = m.territories
+    a, b = m.game_metric("territories")
     assert (a.first, a.second, a.nobody, a.contested) == (0.5, 0.25, 0.25, 0.25)
     assert (b.first, b.second, b.nobody, b.contested) == (0.5, 0.5, 0.0, 0.25)
     assert m.skill_gap is None
@@ -223,7 +226,7 @@ def test_metrics_invariants_on_random_games(games):
     assert m.draw_rate.value == pytest.approx(draws / n)
     assert 0 <= m.balance[1] <= m.balance[0] <= m.balance[2] <= 1
     assert m.margin.mean == pytest.approx(sum(a - b for a, b in (g.scores for g in games)) / n)
-    for t in m.territories:
+    for t in m.game_metric("territories"):
         assert t.first + t.second + t.nobody == pytest.approx(1)
         assert 0 <= t.contested <= 1
     # agent A and agent B share the decisive games: A's rate + B's rate = 1

@@ -17,30 +17,30 @@ from kiwara_designer.playtest import Pairing, Store, StoreError, play_game, play
 from kiwara_designer.playtest.matches import agent_a_seat
 
 sys.path.insert(0, str(Path(__file__).parent))
-from playtest_toy import LAYOUTS, SMALL, TOY_KIT, ToyVariant  # noqa: E402
+from playtest_toy import LAYOUTS, SMALL, TOY_GAME, ToyVariant  # noqa: E402
 
 TESTS = Path(__file__).parent
 
 
 def test_match_is_deterministic_whatever_the_worker_count():
-    one = play_match(SMALL, None, "random", games=40, seed=11, workers=1, kit=TOY_KIT)
-    two = play_match(SMALL, None, "random", games=40, seed=11, workers=2, kit=TOY_KIT)
+    one = play_match(SMALL, None, "random", games=40, seed=11, workers=1, game=TOY_GAME)
+    two = play_match(SMALL, None, "random", games=40, seed=11, workers=2, game=TOY_GAME)
     assert one == two
     assert [g.index for g in one] == list(range(40))
-    other = play_match(SMALL, None, "random", games=40, seed=12, workers=1, kit=TOY_KIT)
+    other = play_match(SMALL, None, "random", games=40, seed=12, workers=1, game=TOY_GAME)
     assert one != other
 
 
 def test_seats_alternate_and_any_game_replays_alone():
-    games = play_match(SMALL, None, "first,random", games=6, seed=5, workers=1, kit=TOY_KIT)
+    games = play_match(SMALL, None, "first,random", games=6, seed=5, workers=1, game=TOY_GAME)
     assert [g.a_seat for g in games] == [0, 1, 0, 1, 0, 1]
     assert [agent_a_seat(i) for i in range(4)] == [0, 1, 0, 1]
-    alone = play_game(SMALL, ToyVariant(), Pairing("first", "random"), 5, 3, TOY_KIT)
+    alone = play_game(SMALL, ToyVariant(), Pairing("first", "random"), 5, 3, TOY_GAME)
     assert alone == games[3]
 
 
 def test_a_stronger_toy_agent_wins_more():
-    games = play_match(SMALL, None, "greedy,first", games=40, seed=1, workers=1, kit=TOY_KIT)
+    games = play_match(SMALL, None, "greedy,first", games=40, seed=1, workers=1, game=TOY_GAME)
     a_wins = sum(g.winner_agent == "a" for g in games)
     b_wins = sum(g.winner_agent == "b" for g in games)
     assert a_wins > b_wins
@@ -50,7 +50,7 @@ def test_bad_pairing_is_a_user_error():
     with pytest.raises(Exception, match="agent specs"):
         Pairing.parse("a,b,c")
     with pytest.raises(Exception, match="at least 1"):
-        play_match(SMALL, None, "random", games=0, kit=TOY_KIT)
+        play_match(SMALL, None, "random", games=0, game=TOY_GAME)
 
 
 # -- store --------------------------------------------------------------------------------------
@@ -64,10 +64,10 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
     db = tmp_path / "r.sqlite"
     with Store(db) as store:
         first = run_sweep(store, LAYOUTS[:3], None, "random", games=10, seed=2, workers=1,
-                          kit=TOY_KIT)
+                          game=TOY_GAME)
         assert (first.games_wanted, first.games_played, first.games_stored) == (30, 30, 30)
         again = run_sweep(store, LAYOUTS[:3], None, "random", games=12, seed=2, workers=2,
-                          kit=TOY_KIT)
+                          game=TOY_GAME)
         assert (again.games_already_stored, again.games_played, again.games_stored) == (30, 6, 6)
         assert store.totals()["duplicates"] == 0
         assert store.integrity_ok()
@@ -75,7 +75,7 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
         exp = store.experiment(LAYOUTS[0].canonical(), ToyVariant(), Pairing("random", "random"))
         stored = store.games(exp)
         fresh = play_match(LAYOUTS[0].canonical(), None, "random", games=12, seed=2, workers=1,
-                           kit=TOY_KIT)
+                           game=TOY_GAME)
         assert stored == fresh
         ranked = store.ranked()
         assert len(ranked) == 3 and all(r.games == 12 for r in ranked)
@@ -85,14 +85,14 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
 
 def test_resuming_with_another_seed_is_refused(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=1, workers=1, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=1, workers=1, game=TOY_GAME)
         with pytest.raises(StoreError, match="seed 1"):
-            run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=2, workers=1, kit=TOY_KIT)
+            run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=2, workers=1, game=TOY_GAME)
 
 
 def test_skill_games_are_summarised(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, kit=TOY_KIT,
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME,
                   skill="greedy,first", skill_games=8)
         for r in store.ranked():
             assert r.metrics["skill_gap"]["trials"] == 8
@@ -109,10 +109,10 @@ def test_not_a_database_is_a_one_line_error(tmp_path):
 SWEEP_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
-    from playtest_toy import LAYOUTS, TOY_KIT
+    from playtest_toy import LAYOUTS, TOY_GAME
     from kiwara_designer.playtest import Store, run_sweep
     with Store({db!r}) as store:
-        run_sweep(store, LAYOUTS, None, "slow", games={games}, seed=9, workers=2, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS, None, "slow", games={games}, seed=9, workers=2, game=TOY_GAME)
 """)
 
 
@@ -185,7 +185,7 @@ def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
         assert len(store.ranked()) == len(LAYOUTS)
         exp = store.experiment(LAYOUTS[4].canonical(), ToyVariant(), Pairing("slow", "slow"))
         fresh = play_match(LAYOUTS[4].canonical(), None, "random", games=games, seed=9,
-                           workers=1, kit=TOY_KIT)
+                           workers=1, game=TOY_GAME)
         # "slow" is "random" with a delay: the resumed store holds exactly the seeded games
         assert [g.scores for g in store.games(exp)] == [g.scores for g in fresh]
 
@@ -193,10 +193,10 @@ def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
 WRITER_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
-    from playtest_toy import LAYOUTS, TOY_KIT
+    from playtest_toy import LAYOUTS, TOY_GAME
     from kiwara_designer.playtest import Store, run_sweep
     with Store({db!r}) as store:
-        run_sweep(store, LAYOUTS{part}, None, "random", games=30, seed=4, workers=1, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS{part}, None, "random", games=30, seed=4, workers=1, game=TOY_GAME)
 """)
 
 
@@ -218,15 +218,15 @@ def test_dask_local_cluster_path(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client, Store(tmp_path / "dask.sqlite") as store:
-        summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, kit=TOY_KIT,
+        summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, game=TOY_GAME,
                             scheduler=client)
         assert summary.games_stored == 24
         exp = store.experiment(LAYOUTS[1].canonical(), ToyVariant(), Pairing("random", "random"))
         local = play_match(LAYOUTS[1].canonical(), None, "random", games=8, seed=3, workers=1,
-                           kit=TOY_KIT)
+                           game=TOY_GAME)
         assert store.games(exp) == local
         # and through the scheduler's address, as `--scheduler tcp://…` does
-        again = run_sweep(store, LAYOUTS[:4], None, "random", games=8, seed=3, kit=TOY_KIT,
+        again = run_sweep(store, LAYOUTS[:4], None, "random", games=8, seed=3, game=TOY_GAME,
                           scheduler=cluster.scheduler_address)
         assert (again.games_already_stored, again.games_stored) == (24, 8)
 
@@ -234,25 +234,25 @@ def test_dask_local_cluster_path(tmp_path):
 def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
     from kiwara_designer.playtest import play_to_precision
     from kiwara_designer.playtest.stats import wilson_interval
-    games = play_to_precision(SMALL, None, "random", 0.05, seed=2, workers=1, kit=TOY_KIT,
+    games = play_to_precision(SMALL, None, "random", 0.05, seed=2, workers=1, game=TOY_GAME,
                               first_round=50)
     wins = sum(g.winner == 0 for g in games) + sum(g.winner is None for g in games) / 2
     low, high = wilson_interval(wins, len(games))
     assert (high - low) / 2 <= 0.05
     assert len(games) < 450          # ±5 % needs about 385 games at a rate near 0.5
-    assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, kit=TOY_KIT)
+    assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, game=TOY_GAME)
 
 
 def test_sweep_streams_layouts_and_reports_progress(tmp_path):
     seen = []
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=5, seed=1, workers=1, kit=TOY_KIT,
+        run_sweep(store, LAYOUTS[:2], None, "random", games=5, seed=1, workers=1, game=TOY_GAME,
                   progress=lambda done, total: seen.append((done, total)))
         assert seen[-1] == (10, 10) and all(total == 10 for _, total in seen)
         seen.clear()
         # a lazy iterator of unknown length: resumed games count as done, no total
         summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), None, "random", games=5,
-                            seed=1, workers=2, kit=TOY_KIT,
+                            seed=1, workers=2, game=TOY_GAME,
                             progress=lambda done, total: seen.append((done, total)))
         assert (summary.layouts, summary.games_already_stored, summary.games_played) == (3, 10, 5)
         assert seen[-1] == (15, None)
@@ -261,7 +261,7 @@ def test_sweep_streams_layouts_and_reports_progress(tmp_path):
 def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
     # a sweep killed before its final summaries leaves games without summaries
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, kit=TOY_KIT)
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
         before = {r.layout_id: r.metrics for r in store.ranked()}
         store.db.execute("DELETE FROM metric_summaries")
         assert store.ranked() == []

@@ -1,10 +1,10 @@
-"""Agents that play Kiwara through the engine's public surface: ``random``, ``greedy`` (one ply
-on the static evaluation :func:`evaluate`) and ``mcts`` (UCT). Build them with :func:`make_agent`."""
-from .base import Agent, AgentSpecError, RandomAgent, make_agent
-from .evaluation import evaluate
+"""Agents that play any game of the core protocol (:mod:`kiwara_designer.core.game`):
+``random``, ``greedy`` (one ply on the game's ``evaluate``) and ``mcts`` (UCT). Build them with
+:func:`make_agent`; a game adds its own kinds with :func:`register_agent`."""
+from .base import Agent, AgentSpecError, RandomAgent, agent_kinds, make_agent, register_agent
 from .greedy import GreedyAgent
 from .match import play_match
 from .mcts import MctsAgent
 
-__all__ = ["Agent", "AgentSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "evaluate",
-           "make_agent", "play_match"]
+__all__ = ["Agent", "AgentSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "agent_kinds",
+           "make_agent", "play_match", "register_agent"]

@@ -1,15 +1,18 @@
-"""The agent protocol, the spec parser ``make_agent`` and the uniform random agent.
+"""The agent protocol, the agent registry with ``make_agent``, and the uniform random agent.
 
-An agent sees a game only through the engine's public surface (``legal_moves``, ``apply``,
-``is_terminal``, ``returns``, ``current_player``, ``scoring``), so it plays any layout and any
-rules variant, and so does any other game object offering that surface (the tests use a toy one).
+An agent sees a game only through the core protocol (:mod:`kiwara_designer.core.game`): the
+state's ``legal_moves``, ``apply``, ``current_player``, ``is_terminal``, ``returns`` and its
+``game`` (for ``evaluate``), so it plays every registered game, any setup and any variant.
+
+Agents are registered by kind (``random``, ``greedy``, ``mcts``) for every game, or for one game
+(a game may bring its own ``greedy``, or an ``ismcts`` for hidden information); ``make_agent``
+looks up the game's own kinds first.
 """
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from ..errors import KiwaraError
 
@@ -49,51 +52,58 @@ class RandomAgent:
         return rng.choice(_legal_moves(state))
 
 
-_BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
+# -- the registry ------------------------------------------------------------------------------
+# (game name or None for every game, kind) -> factory(spec text, parameters after the kind, game)
+AgentFactory = Callable[[str, list, Any], Agent]
+_AGENTS: dict[tuple[str | None, str], AgentFactory] = {}
 
 
-# Budgets beyond these would think for hours per move (about 1,500 iterations/s): a typo, not a wish.
-MAX_ITERATIONS, MAX_SECONDS = 1_000_000, 3600.0
+def register_agent(kind: str, factory: AgentFactory, game: str | None = None) -> None:
+    """Make ``kind`` (lower case) an agent spec, for every game or only for the game named
+    ``game``; the factory raises :class:`AgentSpecError` on bad parameters."""
+    _AGENTS[(game, kind.lower())] = factory
 
 
-def make_agent(spec: str) -> Agent:
+def agent_kinds(game: Any = None) -> list[str]:
+    """The agent kinds ``make_agent`` accepts for ``game`` (None: for every game)."""
+    _register_builtins()
+    name = getattr(game, "name", None)
+    return sorted({kind for owner, kind in _AGENTS if owner is None or owner == name})
+
+
+def make_agent(spec: str, game: Any = None) -> Agent:
     """Build an agent from its spec: ``random``, ``greedy``, ``mcts:500`` (iterations),
     ``mcts:2s`` (seconds of thinking per move), ``mcts:500:greedy`` (greedy-biased playouts;
-    ``:random`` is the default). ``mcts`` alone means ``mcts:500``. Raises
+    ``:random`` is the default). ``mcts`` alone means ``mcts:500``. ``game`` (a Game; None: any)
+    selects the game's own agents and lets an agent refuse a game it cannot play. Raises
     :class:`AgentSpecError` (a :class:`KiwaraError`) on anything else."""
-    from .greedy import GreedyAgent
-    from .mcts import DEFAULT_ITERATIONS, PLAYOUTS, MctsAgent
-
     if not isinstance(spec, str):
         raise AgentSpecError(f"agent spec must be text, got {spec!r}; {SPEC_HELP}")
+    _register_builtins()
     text = spec.strip()
     parts = text.lower().split(":")
     kind, args = parts[0], parts[1:]
-    if kind in ("random", "greedy"):
-        if args:
-            raise AgentSpecError(f"agent {kind!r} takes no parameters, got {text!r}")
-        return RandomAgent(text) if kind == "random" else GreedyAgent(text)
-    if kind != "mcts":
+    name = getattr(game, "name", None)
+    factory = _AGENTS.get((name, kind)) or _AGENTS.get((None, kind))
+    if factory is None:
         raise AgentSpecError(f"unknown agent {text!r}; {SPEC_HELP}")
-    if len(args) > 2:
-        raise AgentSpecError(f"too many parts in {text!r}; {SPEC_HELP}")
-    budget = args[0] if args else str(DEFAULT_ITERATIONS)
-    playout = args[1] if len(args) == 2 else "random"
-    match = _BUDGET.match(budget)
-    if not match:
-        raise AgentSpecError(f"mcts budget {budget!r} in {text!r} is neither a whole number of "
-                             f"iterations (mcts:500) nor seconds (mcts:2s)")
-    if playout not in PLAYOUTS:
-        raise AgentSpecError(f"unknown playout policy {playout!r} in {text!r}; "
-                             f"use one of {', '.join(PLAYOUTS)}")
-    if match["iterations"] is not None:
-        iterations = int(match["iterations"])
-        if not 1 <= iterations <= MAX_ITERATIONS:
-            raise AgentSpecError(f"mcts takes 1 to {MAX_ITERATIONS:,} iterations per move, "
+    return factory(text, args, game)
+
+
+def _no_parameters(agent_type: type) -> AgentFactory:
+    def factory(text: str, args: list, game: Any) -> Agent:
+        if args:
+            raise AgentSpecError(f"agent {text.lower().split(':')[0]!r} takes no parameters, "
                                  f"got {text!r}")
-        return MctsAgent(text, iterations=iterations, playout=playout)
-    seconds = float(match["seconds"])
-    if not 0 < seconds <= MAX_SECONDS:
-        raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
-                             f"move, got {text!r}")
-    return MctsAgent(text, seconds=seconds, playout=playout)
+        return agent_type(text)
+    return factory
+
+
+def _register_builtins() -> None:
+    if (None, "random") in _AGENTS:
+        return
+    from .greedy import GreedyAgent
+    from .mcts import make_mcts
+    register_agent("random", _no_parameters(RandomAgent))
+    register_agent("greedy", _no_parameters(GreedyAgent))
+    register_agent("mcts", make_mcts)

@@ -1,4 +1,5 @@
-"""The one-ply greedy agent: play the move after which :func:`evaluate` is best for the mover."""
+"""The one-ply greedy agent: play the move after which the game's ``evaluate`` is best for the
+mover."""
 from __future__ import annotations
 
 import random
@@ -6,20 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import _legal_moves
-from .evaluation import evaluate
-
-
-def _placement(move: Any) -> tuple:
-    """What a move does to the board: moves differing only by the totem's destination leave
-    the same tokens, so :func:`evaluate` (which never looks at the totem) scores them alike."""
-    return (move.kind, move.cell, move.swaps)
 
 
 @dataclass(frozen=True)
 class GreedyAgent:
-    """Looks one move ahead; among the moves of equal best evaluation (the totem destinations of
-    the best placement, at least) it picks one with ``rng``, uniformly, so it is not predictable
-    but is reproducible."""
+    """Looks one move ahead; among the moves of equal best evaluation it picks one with ``rng``,
+    uniformly, so it is not predictable but is reproducible. Moves with the same
+    ``game.evaluation_key`` (for Kiwara: the same placement, whatever the totem's destination)
+    are evaluated once."""
 
     name: str = "greedy"
 
@@ -27,12 +22,13 @@ class GreedyAgent:
         moves = _legal_moves(state)
         if len(moves) == 1:
             return moves[0]
+        game = state.game
         player = state.current_player()
-        values: dict[tuple, float] = {}
-        for move in moves:
-            key = _placement(move)
+        keys = [game.evaluation_key(move) for move in moves]
+        values: dict = {}
+        for move, key in zip(moves, keys):
             if key not in values:
-                values[key] = evaluate(state.apply(move), player)
+                values[key] = game.evaluate(state.apply(move), player)
         best_value = max(values.values())
-        best = [m for m in moves if values[_placement(m)] >= best_value - 1e-9]
+        best = [m for m, key in zip(moves, keys) if values[key] >= best_value - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)

@@ -2,9 +2,13 @@
 
 Each iteration walks down the tree picking the child with the best upper confidence bound
 ``mean + c·sqrt(ln N / n)``, adds one untried move, plays the game out to the end (uniformly at
-random, or greedy-biased), and credits the engine's ``returns()`` to every node on the way back,
+random, or greedy-biased), and credits the game's ``returns()`` to every node on the way back,
 each from the view of the player who made the move into it. Passes need no special case: a node
-remembers who moved, not whose turn alternates. The move played is the most visited child.
+remembers who moved, not whose turn alternates. At a chance node the walk and the playouts draw
+the outcome with its probability (``sample_chance``). The move played is the most visited child.
+
+Searching the true state needs perfect information: for a game with hidden information the
+agent refuses, naming ``ismcts`` (information-set MCTS over determinizations) instead.
 
 With an iteration budget the search is a pure function of the state and the rng; a time budget
 makes the number of iterations (and so the move) depend on the machine's speed.
@@ -13,12 +17,14 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from .base import _legal_moves
-from .evaluation import evaluate
+from ..core.game import CHANCE, sample_chance
+from ..errors import KiwaraError
+from .base import SPEC_HELP, AgentSpecError, _legal_moves
 
 DEFAULT_ITERATIONS = 500
 PLAYOUTS = ("random", "greedy")
@@ -41,6 +47,15 @@ class _Node:
         if self.untried is None:
             self.untried = [] if self.player < 0 else list(self.state.legal_moves())
         return self.untried
+
+    def chance_child(self, move: Any) -> "_Node":
+        """The child after chance drew ``move`` (made on its first draw; nobody is credited)."""
+        for child in self.children:
+            if child.move == move:
+                return child
+        child = _Node(self.state.apply(move), move, self, CHANCE)
+        self.children.append(child)
+        return child
 
     def select(self, exploration: float) -> "_Node":
         log_n = math.log(self.visits)
@@ -72,18 +87,25 @@ class SearchResult:
         return self.children[0].mean if self.children else 0.0
 
 
-def random_playout(state: Any, rng: random.Random) -> tuple[float, float]:
+def random_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
     while not state.is_terminal():
-        state = state.apply(rng.choice(state.legal_moves()))
+        if state.current_player() == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        else:
+            state = state.apply(rng.choice(state.legal_moves()))
     return state.returns()
 
 
-def greedy_playout(state: Any, rng: random.Random) -> tuple[float, float]:
-    """Each ply weighs a few random candidates with :func:`evaluate` for the mover and plays the
-    best: far stronger than uniform play, at a few times the cost."""
+def greedy_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
+    """Each ply weighs a few random candidates with the game's ``evaluate`` for the mover and
+    plays the best: far stronger than uniform play, at a few times the cost."""
+    evaluate = state.game.evaluate
     while not state.is_terminal():
-        moves = state.legal_moves()
         player = state.current_player()
+        if player == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+            continue
+        moves = state.legal_moves()
         if len(moves) > GREEDY_PLAYOUT_SAMPLE:
             moves = rng.sample(moves, GREEDY_PLAYOUT_SAMPLE)
         best_state, best_value = None, -math.inf
@@ -124,6 +146,7 @@ class MctsAgent:
 
     def search(self, state: Any, rng: random.Random) -> SearchResult:
         started = time.perf_counter()
+        refuse_hidden_information(state.game)
         moves = _legal_moves(state)
         if len(moves) == 1:   # forced (a pass, a forced last placement): nothing to think about
             return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
@@ -149,8 +172,13 @@ class MctsAgent:
 
     def _iterate(self, root: _Node, playout, rng: random.Random) -> None:
         node = root
-        while not node.untried_moves() and node.children:   # selection
-            node = node.select(self.exploration)
+        while True:                                            # selection
+            if node.player == CHANCE:
+                node = node.chance_child(sample_chance(node.state, rng))
+            elif not node.untried_moves() and node.children:
+                node = node.select(self.exploration)
+            else:
+                break
         untried = node.untried_moves()
         if untried:                                            # expansion
             i = rng.randrange(len(untried))
@@ -165,3 +193,45 @@ class MctsAgent:
             if node.mover >= 0:
                 node.value += returns[node.mover]
             node = node.parent
+
+
+def refuse_hidden_information(game: Any) -> None:
+    """MCTS would search the true state, peeking at what the player may not see."""
+    if game is not None and not game.perfect_information:
+        raise KiwaraError(f"mcts searches the true state, but {game.name} hides information "
+                          f"from the players: use the ismcts agent instead")
+
+
+_BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
+# Budgets beyond these would think for hours per move (about 1,500 iterations/s): a typo, not a wish.
+MAX_ITERATIONS, MAX_SECONDS = 1_000_000, 3600.0
+
+
+def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
+    """The ``mcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
+    if len(args) > 2:
+        raise AgentSpecError(f"too many parts in {text!r}; {SPEC_HELP}")
+    budget = args[0] if args else str(DEFAULT_ITERATIONS)
+    playout = args[1] if len(args) == 2 else "random"
+    match = _BUDGET.match(budget)
+    if not match:
+        raise AgentSpecError(f"mcts budget {budget!r} in {text!r} is neither a whole number of "
+                             f"iterations (mcts:500) nor seconds (mcts:2s)")
+    if playout not in PLAYOUTS:
+        raise AgentSpecError(f"unknown playout policy {playout!r} in {text!r}; "
+                             f"use one of {', '.join(PLAYOUTS)}")
+    try:
+        refuse_hidden_information(game)
+    except KiwaraError as exc:
+        raise AgentSpecError(str(exc)) from None
+    if match["iterations"] is not None:
+        iterations = int(match["iterations"])
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise AgentSpecError(f"mcts takes 1 to {MAX_ITERATIONS:,} iterations per move, "
+                                 f"got {text!r}")
+        return MctsAgent(text, iterations=iterations, playout=playout)
+    seconds = float(match["seconds"])
+    if not 0 < seconds <= MAX_SECONDS:
+        raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
+                             f"move, got {text!r}")
+    return MctsAgent(text, seconds=seconds, playout=playout)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, runtime_checkable
 
 from ..errors import KiwaraError
 
@@ -42,7 +42,10 @@ class Outcome:
 
 @runtime_checkable
 class State(Protocol):
-    """A position. Immutable: ``apply`` returns a new state."""
+    """A position. Immutable: ``apply`` returns a new state. ``game`` is the :class:`Game` it
+    belongs to (OpenSpiel's ``get_game()``): agents find the game's evaluation through it."""
+
+    game: "Game"
 
     def current_player(self) -> int:
         """The seat to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
@@ -101,6 +104,48 @@ class Game(Protocol):
     def outcome(self, state: State) -> Outcome:
         """The neutral outcome of a finished game."""
 
+    def evaluation_key(self, move: Any) -> Hashable:
+        """Moves with equal keys lead, from one state, to states that :meth:`evaluate` scores
+        alike, so a one-ply search evaluates one of them (the move itself when nothing is known)."""
+
+    def tracker(self, state: State) -> "Tracker | None":
+        """A fresh :class:`Tracker` of the game's own per-move statistics from ``state`` on, or
+        None if the game keeps none."""
+
+    def metrics(self) -> Sequence["Metric"]:
+        """The game's own metrics of a set of games, in the order they are reported."""
+
+    def record(self, setup: Any, variant: Any, moves: Sequence[str], **meta: Any) -> Any:
+        """The game's record of a game played from ``setup`` (``meta``: players, seeds)."""
+
+
+@runtime_checkable
+class Tracker(Protocol):
+    """Follows one game move by move for statistics only the whole course shows (Kiwara: how
+    often each territory changed hands). The lab calls ``update`` after every move."""
+
+    def update(self, state: State) -> None: ...
+
+    def stats(self) -> Mapping[str, Any]:
+        """Plain JSON-ready values, merged into the game's :attr:`Outcome.stats`."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One of a game's own metrics over a set of finished games, the play-test lab's registry
+    entry (as GerryChain's updaters): ``compute(games, setup)`` reads the games' ``stats`` and
+    returns a value with ``to_json()``.
+
+    A metric with a ``label`` is one row of the lab's text table (its value a rate or a summary);
+    a ``table`` one prints its own lines (``value.text_lines(label_width)``) after the rows.
+    ``rank`` names the single numbers it offers to ``kiwara rank --by``."""
+
+    name: str
+    compute: Callable[[Sequence[Any], Any], Any]
+    label: str | None = None
+    table: bool = False
+    rank: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
+
 
 class GameNotFoundError(KiwaraError):
     """A game name that is not in the registry."""
@@ -109,14 +154,16 @@ class GameNotFoundError(KiwaraError):
 # The registry: name → "module:attribute" of the Game object, imported on first use so that
 # naming a game costs nothing until it is played. Adding a game is one line here.
 GAMES: dict[str, str] = {
+    "kiwara": "kiwara_designer.engine.game:KIWARA",
 }
+DEFAULT_GAME = "kiwara"   # what the lab and the agents play when no game is named
 
 
 def game_names() -> list[str]:
     return sorted(GAMES)
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str = DEFAULT_GAME) -> Game:
     """The registered game called ``name``."""
     try:
         target = GAMES[name]

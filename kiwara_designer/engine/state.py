@@ -552,3 +552,24 @@ class GameState:
         if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    # -- the game protocol (kiwara_designer.core.game): no chance, perfect information --------
+    @property
+    def game(self):
+        """The :class:`~kiwara_designer.engine.game.KiwaraGame` this state belongs to."""
+        from .game import KIWARA
+        return KIWARA
+
+    def chance_outcomes(self) -> list:
+        return []
+
+    def information_state(self, player: int) -> "GameState":
+        """Everything is visible, so the position itself (two states equal exactly when their
+        positions, layouts and variants are)."""
+        return self
+
+    def observation(self, player: int) -> "GameState":
+        return self
+
+    def determinize(self, player: int, rng) -> "GameState":
+        return self

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..layout import Layout
-from .matches import FIRST, GameKit, GameResult, Pairing, play_match
+from ..core.game import Game
+from .matches import FIRST, GameResult, Pairing, play_match
 from .metrics import Metrics, compute_metrics
 from .stats import TestResult, mcnemar_exact, paired_z_test, two_proportion_z_test
 
@@ -44,15 +44,14 @@ class Comparison:
 
 
 def compare_games(names: tuple[str, str], runs: tuple[Sequence[GameResult], Sequence[GameResult]],
-                  layout: Layout | None = None) -> Comparison:
-    """Compare two runs of the same game indices (paired by index)."""
+                  setup: Any = None, game: Game | None = None) -> Comparison:
+    """Compare two runs of the same game indices (paired by index), from ``setup``."""
     one, two = ({g.index: g for g in run} for run in runs)
     common = sorted(one.keys() & two.keys())
     pairs = [(one[i], two[i]) for i in common]
     only_one = sum(a.winner == FIRST and b.winner != FIRST for a, b in pairs)
     only_two = sum(b.winner == FIRST and a.winner != FIRST for a, b in pairs)
-    names_, sizes = (layout.names, layout.sizes) if layout else ((), ())
-    metrics = tuple(compute_metrics([p[k] for p in pairs], names_, sizes) for k in (0, 1))
+    metrics = tuple(compute_metrics([p[k] for p in pairs], setup, game=game) for k in (0, 1))
     first = tuple(m.first_player_win for m in metrics)
     return Comparison(
         names=names, metrics=metrics,
@@ -64,8 +63,8 @@ def compare_games(names: tuple[str, str], runs: tuple[Sequence[GameResult], Sequ
         margin_test=paired_z_test([b.margin - a.margin for a, b in pairs]))
 
 
-def compare_variants(layout: Layout, variants: tuple[Any, Any], names: tuple[str, str],
+def compare_variants(setup: Any, variants: tuple[Any, Any], names: tuple[str, str],
                      pairing: Pairing | str, games: int, seed: int, workers: int | None = None,
-                     kit: GameKit | None = None) -> Comparison:
-    runs = tuple(play_match(layout, v, pairing, games, seed, workers, kit) for v in variants)
-    return compare_games(names, runs, layout)
+                     game: Game | None = None) -> Comparison:
+    runs = tuple(play_match(setup, v, pairing, games, seed, workers, game) for v in variants)
+    return compare_games(names, runs, setup, game)

@@ -1,10 +1,11 @@
 """Seeded self-play matches: one game, a batch of games, a whole match over worker processes.
 
-Every game is a pure function of (layout, variant, agent pairing, master seed, game index): its
-seed is derived from the master seed and the index alone (so ``kiwara compare`` plays two variants
-on the same seeds), and the seats alternate with the index (agent A opens even games, agent B odd
-ones). Results are therefore identical whatever the number of workers, and any single game can be
-replayed to write its record.
+A match plays a game of the core protocol (:mod:`kiwara_designer.core.game`; default Kiwara) from
+a setup (what the game starts from beside its rules) under a variant. Every game is a pure function of (game, setup,
+variant, agent pairing, master seed, game index): its seed is derived from the master seed and the
+index alone (so ``kiwara compare`` plays two variants on the same seeds), and the seats alternate
+with the index (agent A opens even games, agent B odd ones). Results are therefore identical
+whatever the number of workers, and any single game can be replayed to write its record.
 """
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import hashlib
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from ..core.game import CHANCE, Game, get_game, sample_chance
 from ..errors import KiwaraError
-from ..layout import Layout
 from ..workers import default_workers, parallel_map
 
 FIRST, SECOND = 0, 1
@@ -28,26 +29,16 @@ class PlaytestError(KiwaraError):
     """A play-test request that cannot be honoured (bad pairing, no games, …)."""
 
 
-# -- the engine and agents a match is played with ------------------------------------------------
-@dataclass(frozen=True)
-class GameKit:
-    """The engine and agent entry points the lab calls, gathered so a test can substitute a toy
-    game. Production code uses :func:`kiwara_kit`; every callable must be a module-level function
-    so the kit can travel to worker processes."""
-
-    new_game: Callable[[Layout, Any], Any]
-    make_agent: Callable[[str], Any]
-    evaluate: Callable[[Any, int], float] | None
-    default_variant: Callable[[], Any]
-    make_record: Callable[..., Any] | None = None
+def resolve_game(game: Game | None) -> Game:
+    """``game``, or the default game when None."""
+    return game if game is not None else get_game()
 
 
-def kiwara_kit() -> GameKit:
-    """The real engine and agents."""
-    from ..agents import evaluate, make_agent
-    from ..engine import GameRecord, RuleVariant, new_game
-    return GameKit(new_game=new_game, make_agent=make_agent, evaluate=evaluate,
-                   default_variant=RuleVariant, make_record=GameRecord.from_moves)
+def check_agents(game: Game, *specs: str) -> None:
+    """Fail early, in this process, on a bad agent spec (or one the game refuses)."""
+    from ..agents import make_agent
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, game)
 
 
 # -- pairings and seeds ----------------------------------------------------------------------------
@@ -92,21 +83,21 @@ def agent_a_seat(index: int) -> int:
 # -- one game ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameResult:
-    """What the metrics need from one finished game. Seats: 0 = first player, 1 = second."""
+    """What the metrics need from one finished game. Seats: 0 = first player, 1 = second.
+    ``stats`` holds the game's own statistics (its outcome's and its tracker's), which its
+    registered metrics read."""
 
     index: int
     seed: int
     a_seat: int                            # seat agent A played
     winner: int | None                     # seat, None for a draw
     scores: tuple[float, float]            # final totals (first, second)
-    plies: int                             # moves played, opening included
+    plies: int                             # players' moves played, opening included
     decisions: int                         # turns with more than one legal move
     branching: float                       # mean number of legal moves at the turns played
     lead_changes: int                      # switches of the evaluated leader
     decisiveness: float | None             # share of the game the final winner led to the end
-    okapi: int | None                      # seat that took the Okapi
-    control: tuple[int | None, ...]        # final controller of each territory
-    control_changes: tuple[int, ...]       # times each territory's control changed hands
+    stats: Mapping[str, Any] = field(default_factory=dict, hash=False)
     moves: tuple[str, ...] | None = field(default=None, compare=False)
     seconds: float = field(default=0.0, compare=False)
 
@@ -152,93 +143,84 @@ def lead_statistics(leads: Sequence[float], winner: int | None) -> tuple[int, fl
     return changes, 1 - took_lead_for_good / len(leads)
 
 
-def territory_holders(scoring: Any) -> tuple[int | None, ...]:
-    """Seat controlling each territory now (None on a tie or an empty territory): the engine's
-    ``controller``, else the majority of its token counts (face-down tokens included)."""
-    holders = []
-    for t in scoring.territories:
-        first, second = t.tokens
-        holder = getattr(t, "controller", FIRST if first > second else SECOND if second > first
-                         else None)
-        holders.append(holder if holder in (FIRST, SECOND) else None)   # engine: -1 = shared tie
-    return tuple(holders)
+def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, index: int,
+              game: Game | None = None, keep_moves: bool = False) -> GameResult:
+    """Play game ``index`` of a match; the same arguments always give the same game.
 
-
-def play_game(layout: Layout, variant: Any, pairing: Pairing, master_seed: int, index: int,
-              kit: GameKit | None = None, keep_moves: bool = False) -> GameResult:
-    """Play game ``index`` of a match; the same arguments always give the same game."""
-    kit = kit or kiwara_kit()
+    The first player's lead after each move is the game's ``evaluate`` (the final score
+    difference once the game is over); chance nodes are drawn with their own generator."""
+    from ..agents import make_agent
+    game = resolve_game(game)
     started = time.perf_counter()
     seed = game_seed(master_seed, index)
     a_seat = agent_a_seat(index)
     specs = (pairing.a, pairing.b) if a_seat == FIRST else (pairing.b, pairing.a)
-    agents = tuple(kit.make_agent(spec) for spec in specs)
-    # one generator per seat, so one agent's appetite for random numbers never changes the other's
+    agents = tuple(make_agent(spec, game) for spec in specs)
+    # one generator per seat, so one agent's appetite for random numbers never changes the
+    # other's, and one for chance, which no agent's choices can shift
     rngs = tuple(random.Random(f"{seed}:{seat}") for seat in (FIRST, SECOND))
-    state = kit.new_game(layout, variant)
+    chance_rng = random.Random(f"{seed}:chance")
+    state = game.new_state(setup, variant)
+    tracker = game.tracker(state)
     leads: list[float] = []
     moves: list[str] = []
     legal_total = decisions = turns = 0
-    last_holders: list[int | None] | None = None
-    changes: list[int] = []
+    outcome = None
     while not state.is_terminal():
         player = state.current_player()
-        legal = state.legal_moves()
-        turns += 1
-        legal_total += len(legal)
-        decisions += len(legal) > 1
-        move = legal[0] if len(legal) == 1 else agents[player].choose(state, rngs[player])
+        if player == CHANCE:
+            move = sample_chance(state, chance_rng)
+        else:
+            legal = state.legal_moves()
+            turns += 1
+            legal_total += len(legal)
+            decisions += len(legal) > 1
+            move = legal[0] if len(legal) == 1 else agents[player].choose(state, rngs[player])
         if keep_moves:
             moves.append(str(move))
         state = state.apply(move)
-        scoring = state.scoring()
-        holders = territory_holders(scoring)
-        if last_holders is None:
-            last_holders, changes = [None] * len(holders), [0] * len(holders)
-        # a majority usually changes hands through a tie, so compare with the last real holder
-        for t, now in enumerate(holders):
-            if now is not None:
-                changes[t] += last_holders[t] is not None and last_holders[t] != now
-                last_holders[t] = now
+        if tracker is not None:
+            tracker.update(state)
+        if player == CHANCE:
+            continue
         if state.is_terminal():
-            leads.append(scoring.totals[0] - scoring.totals[1])
-        elif kit.evaluate is not None:
-            leads.append(kit.evaluate(state, FIRST))
+            outcome = game.outcome(state)
+            leads.append(outcome.margin)
         else:
-            leads.append(scoring.totals[0] - scoring.totals[1])
-    final = state.scoring()
+            leads.append(game.evaluate(state, FIRST))
+    outcome = outcome or game.outcome(state)
     returns = state.returns()
     winner = FIRST if returns[0] > returns[1] else SECOND if returns[1] > returns[0] else None
     lead_changes, decisiveness = lead_statistics(leads, winner)
+    stats = {**outcome.stats, **(tracker.stats() if tracker is not None else {})}
     return GameResult(
         index=index, seed=seed, a_seat=a_seat, winner=winner,
-        scores=(float(final.totals[0]), float(final.totals[1])), plies=state.ply,
+        scores=(float(outcome.scores[0]), float(outcome.scores[1])), plies=turns,
         decisions=decisions, branching=legal_total / turns if turns else 0.0,
-        lead_changes=lead_changes, decisiveness=decisiveness, okapi=final.okapi,
-        control=territory_holders(final), control_changes=tuple(changes),
+        lead_changes=lead_changes, decisiveness=decisiveness, stats=stats,
         moves=tuple(moves) if keep_moves else None, seconds=time.perf_counter() - started)
 
 
 # -- batches and parallel matches -------------------------------------------------------------------
 @dataclass(frozen=True)
 class Batch:
-    """Games ``indices`` of one (layout, variant, pairing, master seed): the unit of work sent to
+    """Games ``indices`` of one (setup, variant, pairing, master seed): the unit of work sent to
     a worker process or a Dask worker. ``key`` is returned untouched, for the caller's bookkeeping."""
 
-    layout: Layout
+    setup: Any
     variant: Any
     pairing: Pairing
     master_seed: int
     indices: tuple[int, ...]
-    kit: GameKit | None = None
+    game: Game | None = None
     keep_moves: bool = False
     key: Any = None
 
 
 def play_batch(batch: Batch) -> tuple[Any, list[GameResult]]:
-    kit = batch.kit or kiwara_kit()
-    return batch.key, [play_game(batch.layout, batch.variant, batch.pairing, batch.master_seed, i,
-                                 kit, batch.keep_moves) for i in batch.indices]
+    game = resolve_game(batch.game)
+    return batch.key, [play_game(batch.setup, batch.variant, batch.pairing, batch.master_seed, i,
+                                 game, batch.keep_moves) for i in batch.indices]
 
 
 def split_indices(indices: Sequence[int], size: int) -> list[tuple[int, ...]]:
@@ -258,23 +240,23 @@ def batch_size(games: int, workers: int) -> int:
     return max(1, min(16, games // (4 * max(1, workers)) or 1))
 
 
-def play_match(layout: Layout, variant: Any = None, pairing: Pairing | str = "random",
+def play_match(setup: Any = None, variant: Any = None, pairing: Pairing | str = "random",
                games: int = 100, seed: int = 0, workers: int | None = None,
-               kit: GameKit | None = None, keep_moves: bool = False,
+               game: Game | None = None, keep_moves: bool = False,
                first_index: int = 0,
                progress: Callable[[int, int], None] | None = None) -> list[GameResult]:
-    """Play games ``first_index … first_index + games − 1``; results sorted by index.
-    ``progress(done, games)`` is called as batches finish."""
+    """Play games ``first_index … first_index + games − 1`` of ``game`` (default: the default
+    game) from ``setup``; results sorted by index. ``progress(done, games)`` is called as
+    batches finish."""
     if games < 1:
         raise PlaytestError(f"the number of games must be at least 1, got {games}")
-    kit = kit or kiwara_kit()
+    game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
-    for spec in {pairing.a, pairing.b}:
-        kit.make_agent(spec)            # fail early, in this process, on a bad spec
-    variant = kit.default_variant() if variant is None else variant
+    check_agents(game, pairing.a, pairing.b)
+    variant = game.default_variant() if variant is None else variant
     workers = workers or default_workers()
     indices = list(range(first_index, first_index + games))
-    batches = [Batch(layout, variant, pairing, seed, chunk, kit, keep_moves)
+    batches = [Batch(setup, variant, pairing, seed, chunk, game, keep_moves)
                for chunk in split_indices(indices, batch_size(games, workers))]
     results: list[GameResult] = []
     for _, done in run_batches(batches, min(workers, len(batches))):
@@ -284,31 +266,29 @@ def play_match(layout: Layout, variant: Any = None, pairing: Pairing | str = "ra
     return sorted(results, key=lambda r: r.index)
 
 
-def replay_game(layout: Layout, variant: Any, pairing: Pairing | str, seed: int, index: int,
-                kit: GameKit | None = None) -> tuple[GameResult, Any]:
-    """Replay one game of a match with its moves, and its engine ``GameRecord`` (None if the
-    kit has no record type)."""
-    kit = kit or kiwara_kit()
+def replay_game(setup: Any, variant: Any, pairing: Pairing | str, seed: int, index: int,
+                game: Game | None = None) -> tuple[GameResult, Any]:
+    """Replay one game of a match with its moves, and the game's record of it."""
+    game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
-    variant = kit.default_variant() if variant is None else variant
-    result = play_game(layout, variant, pairing, seed, index, kit, keep_moves=True)
-    record = None
-    if kit.make_record is not None:
-        record = make_game_record(kit, layout, variant, pairing, seed, result)
-    return result, record
+    variant = game.default_variant() if variant is None else variant
+    result = play_game(setup, variant, pairing, seed, index, game, keep_moves=True)
+    return result, make_game_record(game, setup, variant, pairing, seed, result)
 
 
-def make_game_record(kit: GameKit, layout: Layout, variant: Any, pairing: Pairing, seed: int,
+def make_game_record(game: Game | None, setup: Any, variant: Any, pairing: Pairing, seed: int,
                      result: GameResult) -> Any:
-    """Build the engine's record of a replayed game; adapted to the engine's GameRecord."""
+    """The game's record of a game played with its moves kept (players, seeds and index in it)."""
     players = (pairing.a, pairing.b) if result.a_seat == FIRST else (pairing.b, pairing.a)
-    return kit.make_record(layout, variant, list(result.moves or ()), players=list(players),
-                           seed=result.seed, master_seed=seed, game_index=result.index)
+    return resolve_game(game).record(setup, variant, list(result.moves or ()),
+                                     players=list(players), seed=result.seed, master_seed=seed,
+                                     game_index=result.index)
 
 
-def play_to_precision(layout: Layout, variant: Any = None, pairing: Pairing | str = DEFAULT_AGENTS,
-                      half_width: float = 0.03, seed: int = 0, workers: int | None = None,
-                      kit: GameKit | None = None, first_round: int = 200,
+def play_to_precision(setup: Any = None, variant: Any = None,
+                      pairing: Pairing | str = DEFAULT_AGENTS, half_width: float = 0.03,
+                      seed: int = 0, workers: int | None = None,
+                      game: Game | None = None, first_round: int = 200,
                       max_games: int = 20_000) -> list[GameResult]:
     """Play until the 95 % Wilson interval of the first-player win rate is at most ±half_width.
 
@@ -321,7 +301,7 @@ def play_to_precision(layout: Layout, variant: Any = None, pairing: Pairing | st
     games: list[GameResult] = []
     want = min(first_round, max_games)
     while True:
-        games += play_match(layout, variant, pairing, want - len(games), seed, workers, kit,
+        games += play_match(setup, variant, pairing, want - len(games), seed, workers, game,
                             first_index=len(games))
         firsts = sum(g.winner == FIRST for g in games) + sum(g.winner is None for g in games) / 2
         rate = proportion(firsts, len(games))

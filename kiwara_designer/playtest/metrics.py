@@ -1,14 +1,18 @@
 """Balance and interest metrics of a set of games, and the combined layout score used for ranking.
 
-Definitions (formula and why a designer cares) are in the README section "Play-test lab"; each
-function below states its formula. Seats: 0 = first player (opens with the totem), 1 = second.
+The metrics every game shares are computed here from the neutral fields of each
+:class:`GameResult`; each game adds its own from its registry (``Game.metrics()``, e.g. Kiwara's
+Okapi rates and territory table), which read the games' ``stats``. Definitions (formula and why a
+designer cares) are in the README section "Play-test lab"; each function below states its formula.
+Seats: 0 = first player (for Kiwara, who opens with the totem), 1 = second.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
-from .matches import FIRST, SECOND, GameResult
+from ..core.game import Game, Metric
+from .matches import FIRST, GameResult, resolve_game
 from .stats import Proportion, Summary, proportion, summarise
 
 # Weights of the combined layout score (README: "Layout score"). Balance dominates: an unfair
@@ -18,22 +22,9 @@ LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move
 
 
 @dataclass(frozen=True)
-class TerritoryStats:
-    name: str
-    size: int
-    first: float          # share of games the first player controlled it at the end
-    second: float
-    nobody: float
-    contested: float      # share of games in which its majority changed hands at least once
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "size": self.size, "first": self.first, "second": self.second,
-                "nobody": self.nobody, "contested": self.contested}
-
-
-@dataclass(frozen=True)
 class Metrics:
-    """Metrics of one (layout, variant, pairing). Proportions carry 95 % Wilson intervals."""
+    """Metrics of one (setup, variant, pairing). Proportions carry 95 % Wilson intervals;
+    ``game_metrics`` are the game's own, with their values, in its registry's order."""
 
     games: int
     first_player_win: Proportion      # (first-player wins + draws / 2) / games
@@ -47,21 +38,36 @@ class Metrics:
     lead_changes: Summary
     lead_change_rate: Summary         # lead changes / (plies − 1), per game
     decisiveness: Summary
-    okapi_taker_win: Proportion       # among games with an Okapi and a winner
-    okapi_first: Proportion           # share of Okapis taken by the first player
     agent_a_win: Proportion           # (A wins + draws / 2) / games, seats alternated
-    territories: tuple[TerritoryStats, ...]
     skill_gap: Proportion | None      # stronger agent's win rate against the weaker one
     score: float
+    game_metrics: tuple[tuple[Metric, Any], ...] = ()
+
+    def game_metric(self, name: str) -> Any:
+        """The value of the game's own metric ``name``."""
+        for metric, value in self.game_metrics:
+            if metric.name == name:
+                return value
+        raise KeyError(name)
 
     def value(self, name: str) -> float | None:
         """A metric as one number (for ``rank --by`` and the report's plots)."""
-        getter = METRIC_VALUES.get(name)
-        if getter is None:
-            raise KeyError(name)
-        return getter(self)
+        getter = NEUTRAL_VALUES.get(name)
+        if getter is not None:
+            return getter(self)
+        for metric, value in self.game_metrics:
+            if name in metric.rank:
+                return metric.rank[name](value)
+        raise KeyError(name)
+
+    def values(self) -> dict[str, float | None]:
+        """Every single-number metric, in :func:`metric_names` order."""
+        return {name: self.value(name) for name in
+                _ranked_names([metric for metric, _ in self.game_metrics])}
 
     def to_json(self) -> dict:
+        rows = {m.name: v.to_json() for m, v in self.game_metrics if not m.table}
+        tables = {m.name: v.to_json() for m, v in self.game_metrics if m.table}
         return {
             "games": self.games,
             "first_player_win_rate": self.first_player_win.to_json(),
@@ -75,10 +81,9 @@ class Metrics:
             "lead_changes": self.lead_changes.to_json(),
             "lead_change_rate": self.lead_change_rate.to_json(),
             "decisiveness": self.decisiveness.to_json(),
-            "okapi_taker_win_rate": self.okapi_taker_win.to_json(),
-            "okapi_first_player_rate": self.okapi_first.to_json(),
+            **rows,
             "agent_a_win_rate": self.agent_a_win.to_json(),
-            "territories": [t.to_json() for t in self.territories],
+            **tables,
             "skill_gap": self.skill_gap.to_json() if self.skill_gap else None,
             "score": self.score,
         }
@@ -114,31 +119,17 @@ def layout_score(balance: float, decisiveness: float | None, lead_change_rate: f
     return sum(SCORE_WEIGHTS[k] * v for k, v in terms.items()) / total
 
 
-def compute_metrics(games: Sequence[GameResult], territory_names: Sequence[str] = (),
-                    territory_sizes: Sequence[int] = (),
-                    skill_games: Sequence[GameResult] = ()) -> Metrics:
-    """Metrics of ``games`` (one pairing, seats alternated). ``skill_games`` are games of a
-    stronger agent A against a weaker agent B on the same layout (for the skill gap)."""
+def compute_metrics(games: Sequence[GameResult], setup: Any = None,
+                    skill_games: Sequence[GameResult] = (), game: Game | None = None) -> Metrics:
+    """Metrics of ``games`` (one pairing, seats alternated) played from ``setup``, with the
+    game's own (default: the default game's). ``skill_games`` are games of a stronger agent A
+    against a weaker agent B from the same setup (for the skill gap)."""
     n = len(games)
     first_wins = sum(g.winner == FIRST for g in games)
     draws = sum(g.winner is None for g in games)
     first_rate = proportion(first_wins + draws / 2, n)
     a_wins = sum(g.winner is not None and g.winner == g.a_seat for g in games)
     decisive = [g.decisiveness for g in games if g.decisiveness is not None]
-    with_okapi = [g for g in games if g.okapi is not None]
-    okapi_decided = [g for g in with_okapi if g.winner is not None]
-    territories = []
-    count = len(games[0].control) if games else len(territory_names)
-    names = list(territory_names) or [chr(ord("A") + i) for i in range(count)]
-    sizes = list(territory_sizes) or [0] * count
-    for t in range(count):
-        held = [g.control[t] for g in games]
-        territories.append(TerritoryStats(
-            names[t], sizes[t],
-            first=held.count(FIRST) / n if n else 0.0,
-            second=held.count(SECOND) / n if n else 0.0,
-            nobody=held.count(None) / n if n else 0.0,
-            contested=sum(g.control_changes[t] > 0 for g in games) / n if n else 0.0))
     skill = None
     if skill_games:
         strong = sum(g.winner is not None and g.winner == g.a_seat for g in skill_games)
@@ -161,18 +152,18 @@ def compute_metrics(games: Sequence[GameResult], territory_names: Sequence[str] 
         lead_changes=summarise([g.lead_changes for g in games]),
         lead_change_rate=lead_change_rate,
         decisiveness=decisiveness,
-        okapi_taker_win=proportion(sum(g.winner == g.okapi for g in okapi_decided),
-                                   len(okapi_decided)),
-        okapi_first=proportion(sum(g.okapi == FIRST for g in with_okapi), len(with_okapi)),
         agent_a_win=proportion(a_wins + draws / 2, n),
-        territories=tuple(territories),
         skill_gap=skill,
         score=layout_score(balance[0], decisiveness.mean, lead_change_rate.mean,
                            skill.value if skill else None),
+        game_metrics=tuple((metric, metric.compute(games, setup))
+                           for metric in resolve_game(game).metrics()),
     )
 
 
-METRIC_VALUES = {
+# The metrics every game has, as single numbers: rank --by and the store's summaries. A game's
+# own follow (its rows' numbers after decisiveness, its tables' after the skill gap).
+NEUTRAL_VALUES: dict[str, Callable[[Metrics], float | None]] = {
     "score": lambda m: m.score,
     "balance": lambda m: m.balance[0],
     "first_player_win_rate": lambda m: m.first_player_win.value,
@@ -185,9 +176,17 @@ METRIC_VALUES = {
     "lead_changes": lambda m: m.lead_changes.mean,
     "lead_change_rate": lambda m: m.lead_change_rate.mean,
     "decisiveness": lambda m: m.decisiveness.mean,
-    "okapi_taker_win_rate": lambda m: m.okapi_taker_win.value,
     "skill_gap": lambda m: m.skill_gap.value if m.skill_gap else None,
-    "contestedness": lambda m: (sum(t.contested for t in m.territories) / len(m.territories)
-                                if m.territories else None),
 }
-METRIC_NAMES = tuple(METRIC_VALUES)
+
+
+def _ranked_names(game_metrics: Sequence[Metric]) -> tuple[str, ...]:
+    neutral = list(NEUTRAL_VALUES)
+    rows = [name for m in game_metrics if not m.table for name in m.rank]
+    tables = [name for m in game_metrics if m.table for name in m.rank]
+    return tuple(neutral[:-1] + rows + neutral[-1:] + tables)
+
+
+def metric_names(game: Game | None = None) -> tuple[str, ...]:
+    """The metrics ``rank --by`` accepts for ``game`` (default: the default game), in order."""
+    return _ranked_names(resolve_game(game).metrics())

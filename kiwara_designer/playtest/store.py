@@ -24,7 +24,7 @@ from ..errors import KiwaraError
 from ..formats import parse_text
 from ..layout import Layout
 from .matches import GameResult, Pairing
-from .metrics import METRIC_NAMES, Metrics, compute_metrics
+from .metrics import Metrics, compute_metrics, metric_names
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 60_000
@@ -38,7 +38,10 @@ CREATE TABLE IF NOT EXISTS layouts (
     canonical TEXT NOT NULL UNIQUE,        -- rows of the canonical form, joined by newlines
     width INTEGER NOT NULL, height INTEGER NOT NULL,
     size_mix TEXT NOT NULL,                -- e.g. "3,3,5,5,7,7"
-    rivers INTEGER NOT NULL                -- river segments (sticks) on the board
+    rivers INTEGER NOT NULL,               -- river segments (sticks) on the board
+    degree_sequence TEXT,                  -- territories each borders, smallest first: "2,2,3,3"
+    articulations INTEGER,                 -- territories whose removal cuts the others apart
+    descriptors TEXT                       -- JSON of Layout.descriptors()
 );
 CREATE TABLE IF NOT EXISTS variants (
     id INTEGER PRIMARY KEY,
@@ -62,11 +65,12 @@ CREATE TABLE IF NOT EXISTS games (
     score_first REAL NOT NULL, score_second REAL NOT NULL,
     plies INTEGER NOT NULL, decisions INTEGER NOT NULL, branching REAL NOT NULL,
     lead_changes INTEGER NOT NULL, decisiveness REAL,
-    okapi INTEGER,                         -- seat that took the Okapi
-    control TEXT NOT NULL,                 -- JSON list: final controller seat per territory
-    control_changes TEXT NOT NULL,         -- JSON list: majority changes per territory
+    okapi INTEGER,                         -- LEGACY_STATS: Kiwara's statistics, the only ones
+    control TEXT NOT NULL,                 -- files written before the stats column held (JSON
+    control_changes TEXT NOT NULL,         -- lists for control and control_changes)
     seconds REAL NOT NULL,
     finished_at REAL NOT NULL,
+    stats TEXT,                            -- JSON of the game's own statistics (GameResult.stats)
     UNIQUE (layout_id, variant_id, agents_id, game_index)
 );
 CREATE TABLE IF NOT EXISTS experiments (   -- what a sweep set out to measure
@@ -89,6 +93,15 @@ CREATE TABLE IF NOT EXISTS metric_summaries (
     PRIMARY KEY (layout_id, variant_id, agents_id)
 );
 """
+
+
+# Columns added since the first files were written: added to such a file when it is opened
+# (never renamed, so older files keep being read).
+ADDED_COLUMNS = {"layouts": ("degree_sequence TEXT", "articulations INTEGER", "descriptors TEXT"),
+                 "games": ("stats TEXT",)}
+# Before the stats column, a game's statistics lived in these columns (Kiwara's, JSON for lists);
+# they are still filled from stats, so an older kiwara reads newer files too.
+LEGACY_STATS = ("okapi", "control", "control_changes")
 
 
 class StoreError(KiwaraError):
@@ -162,7 +175,16 @@ class Store:
         if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
                              f"version {SCHEMA_VERSION}")
+        self._add_columns()
         self._check_columns()
+
+    def _add_columns(self) -> None:
+        tables = self._tables()
+        with self.transaction() as db:
+            for table, columns in ADDED_COLUMNS.items():
+                for column in columns:
+                    if table in tables and column.split()[0] not in tables[table]:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
 
     def _tables(self) -> dict[str, set[str]]:
         names = [r[0] for r in self.db.execute(
@@ -231,12 +253,21 @@ class Store:
 
     def layout_id(self, layout: Layout) -> int:
         key = layout_key(layout)
-        return self._get_or_insert(
+        shape = layout.descriptors()
+        described = (",".join(map(str, shape.degree_sequence)),
+                     len(shape.articulation_territories), json.dumps(shape.to_dict()))
+        layout_id = self._get_or_insert(
             "SELECT id FROM layouts WHERE canonical = ?",
-            "INSERT OR IGNORE INTO layouts (canonical, width, height, size_mix, rivers) "
-            "VALUES (?, ?, ?, ?, ?)", (key,),
+            "INSERT OR IGNORE INTO layouts (canonical, width, height, size_mix, rivers, "
+            "degree_sequence, articulations, descriptors) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (key,),
             (key, layout.grid.width, layout.grid.height, ",".join(map(str, layout.size_mix)),
-             len(layout.river_edges())))
+             len(layout.river_edges()), *described))
+        if self.db.execute("SELECT descriptors IS NULL FROM layouts WHERE id = ?",
+                           (layout_id,)).fetchone()[0]:     # stored before descriptors were
+            with self.transaction() as db:
+                db.execute("UPDATE layouts SET degree_sequence = ?, articulations = ?, "
+                           "descriptors = ? WHERE id = ?", (*described, layout_id))
+        return layout_id
 
     def variant_id(self, variant: Any) -> int:
         name, spec = variant_identity(variant)
@@ -268,27 +299,31 @@ class Store:
 
     def add_game(self, exp: Experiment, master_seed: int, game: GameResult) -> bool:
         """Store one finished game in its own transaction; False if it was already stored."""
+        stats = dict(game.stats)
+        legacy = (stats.get("okapi"), json.dumps(list(stats.get("control", ()))),
+                  json.dumps(list(stats.get("control_changes", ()))))
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT OR IGNORE INTO games VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO games (layout_id, variant_id, agents_id, game_index, "
+                "master_seed, seed, a_seat, winner, score_first, score_second, plies, decisions, "
+                "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
+                "finished_at, stats) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (exp.layout_id, exp.variant_id, exp.agents_id, game.index, master_seed, game.seed,
                  game.a_seat, game.winner, game.scores[0], game.scores[1], game.plies,
-                 game.decisions, game.branching, game.lead_changes, game.decisiveness, game.okapi,
-                 json.dumps(list(game.control)), json.dumps(list(game.control_changes)),
-                 game.seconds, time.time()))
+                 game.decisions, game.branching, game.lead_changes, game.decisiveness, *legacy,
+                 game.seconds, time.time(), json.dumps(stats)))
             return cursor.rowcount == 1
 
     def games(self, exp: Experiment) -> list[GameResult]:
         rows = self.db.execute(
             "SELECT game_index, seed, a_seat, winner, score_first, score_second, plies, decisions, "
-            "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds "
-            "FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ? "
+            "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
+            "stats FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ? "
             "ORDER BY game_index", (exp.layout_id, exp.variant_id, exp.agents_id))
         return [GameResult(index=r[0], seed=r[1], a_seat=r[2], winner=r[3], scores=(r[4], r[5]),
                            plies=r[6], decisions=r[7], branching=r[8], lead_changes=r[9],
-                           decisiveness=r[10], okapi=r[11], control=tuple(json.loads(r[12])),
-                           control_changes=tuple(json.loads(r[13])), seconds=r[14])
+                           decisiveness=r[10], stats=_stats(r[15], r[11:14]), seconds=r[14])
                 for r in rows]
 
     def game_counts(self) -> dict[tuple[int, int, int], int]:
@@ -308,8 +343,8 @@ class Store:
         layout = self.layout(exp.layout_id)
         games = self.games(exp)
         skill_games = self.games(skill) if skill else []
-        metrics = compute_metrics(games, layout.names, layout.sizes, skill_games)
-        values = {name: metrics.value(name) for name in METRIC_NAMES}
+        metrics = compute_metrics(games, layout, skill_games)
+        values = metrics.values()
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (exp.layout_id, exp.variant_id, exp.agents_id,
@@ -345,8 +380,9 @@ class Store:
 
     def ranked(self, by: str = "score", top: int | None = None, descending: bool = True,
                variant: str | None = None, agents: str | None = None) -> list[RankedLayout]:
-        if by not in METRIC_NAMES:
-            raise StoreError(f"unknown metric {by!r}; choose from {', '.join(METRIC_NAMES)}")
+        names = metric_names()
+        if by not in names:
+            raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
         rows = self.db.execute(
             "SELECT s.layout_id, l.canonical, l.rivers, l.size_mix, v.name, a.agent_a, a.agent_b, "
             "s.games, s.score, s.vals, s.metrics FROM metric_summaries s "
@@ -377,6 +413,14 @@ class Store:
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _stats(stored: str | None, legacy: tuple) -> dict:
+    """A game's statistics: its stats column, or the legacy columns of an older file."""
+    if stored is not None:
+        return json.loads(stored)
+    okapi, control, changes = legacy
+    return dict(zip(LEGACY_STATS, (okapi, json.loads(control), json.loads(changes))))
 
 
 def _schema_columns() -> dict[str, set[str]]:

@@ -11,14 +11,39 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sized
 
+from ..core.game import Game
 from ..layout import Layout
 from ..workers import default_workers
-from .matches import (Batch, GameKit, GameResult, Pairing, kiwara_kit,
-                      play_batch, run_batches, split_indices)
+from .matches import (Batch, GameResult, Pairing, PlaytestError, check_agents, play_batch,
+                      resolve_game, run_batches, split_indices)
 from .store import Store, StoreError
 
 SQLITE_MIN, SQLITE_MAX = -2 ** 63, 2 ** 63 - 1   # the range of an SQLite INTEGER (a stored seed)
 SWEEP_BATCH = 4   # games per unit of work: a kill loses at most this many games per worker
+
+def choose_layouts(sample: int | None = None, all_canonical: bool = False,
+                   source: str | None = None, seed: int = 0) -> tuple[Iterable[Layout], int]:
+    """The layouts a sweep plays, from exactly one of: ``sample`` layouts drawn uniformly up to
+    symmetry with ``seed``, every canonical free-play layout (a lazy iterator), or the layouts
+    of the file ``source`` (``-`` for stdin; its first bad entry raises); and their number."""
+    chosen = [x for x in (sample is not None, all_canonical, source is not None) if x]
+    if len(chosen) != 1:
+        raise PlaytestError("choose exactly one source of layouts: a sample, all canonical "
+                            "layouts or a file")
+    if source is not None:
+        from ..formats import load_layouts
+        boards = []
+        for entry in load_layouts(source):
+            if entry.error:
+                raise entry.error
+            boards.append(entry.layout)
+        return boards, len(boards)
+    from ..generator import count_layouts, iter_layouts, sample_layouts
+    if sample is not None:
+        boards = sample_layouts(sample, seed, canonical=True)
+        return boards, len(boards)
+    return iter_layouts(canonical=True), count_layouts(canonical=True)
+
 
 @dataclass(frozen=True)
 class SweepSummary:
@@ -73,7 +98,7 @@ class _Tally:
 
 
 def plan_batches(store: Store, layouts: Iterable[Layout], variant: Any, pairing: Pairing,
-                 games: int, seed: int, kit: GameKit | None, skill: Pairing | None,
+                 games: int, seed: int, game: Game | None, skill: Pairing | None,
                  skill_games: int, tally: _Tally) -> Iterator[Batch]:
     """Register each layout's experiments and yield the batches of its missing games, one layout
     at a time, so a sweep over millions of layouts never holds them all (``tally`` counts)."""
@@ -95,13 +120,13 @@ def plan_batches(store: Store, layouts: Iterable[Layout], variant: Any, pairing:
             missing = [i for i in range(count) if i not in have]
             tally.wanted += count
             tally.stored += count - len(missing)
-            yield from (Batch(layout, variant, who, seed, chunk, kit, key=exp)
+            yield from (Batch(layout, variant, who, seed, chunk, game, key=exp)
                         for chunk in split_indices(missing, SWEEP_BATCH))
 
 
 def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
               pairing: Pairing | str = "random", games: int = 100, seed: int = 0,
-              workers: int | None = None, scheduler: Any = None, kit: GameKit | None = None,
+              workers: int | None = None, scheduler: Any = None, game: Game | None = None,
               skill: Pairing | str | None = None, skill_games: int = 0,
               progress: Callable[[int, int | None], None] | None = None,
               layout_count: int | None = None) -> SweepSummary:
@@ -116,18 +141,17 @@ def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
         raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
                          f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
     started = time.perf_counter()
-    kit = kit or kiwara_kit()
+    game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
     skill = Pairing.parse(skill) if isinstance(skill, str) else skill
-    for spec in {pairing.a, pairing.b} | ({skill.a, skill.b} if skill else set()):
-        kit.make_agent(spec)
-    variant = kit.default_variant() if variant is None else variant
+    check_agents(game, pairing.a, pairing.b, *((skill.a, skill.b) if skill else ()))
+    variant = game.default_variant() if variant is None else variant
     if layout_count is None and isinstance(layouts, Sized):
         layout_count = len(layouts)
     per_layout = games + (skill_games if skill else 0)
     total = layout_count * per_layout if layout_count is not None else None
     tally = _Tally()
-    batches = plan_batches(store, layouts, variant, pairing, games, seed, kit, skill,
+    batches = plan_batches(store, layouts, variant, pairing, games, seed, game, skill,
                            skill_games, tally)
     if scheduler is not None:
         results = run_batches_dask(batches, scheduler)

@@ -24,6 +24,11 @@ def _s(s: Summary, digits: int = 2, signed: bool = False) -> str:
             f"  sd {s.std:.{digits}f}")
 
 
+def _row(value: Proportion | Summary) -> str:
+    """A game's own metric as one row: a rate with its interval, or a mean."""
+    return _p(value) if isinstance(value, Proportion) else _s(value)
+
+
 def metric_lines(m: Metrics) -> list[tuple[str, str]]:
     b = m.balance
     rows = [
@@ -38,8 +43,7 @@ def metric_lines(m: Metrics) -> list[tuple[str, str]]:
         ("lead changes", _s(m.lead_changes, 2)),
         ("lead changes per move", _s(m.lead_change_rate, 3)),
         ("decisiveness", _s(m.decisiveness, 3)),
-        ("Okapi taker win rate", _p(m.okapi_taker_win)),
-        ("Okapi taken by 1st player", _p(m.okapi_first)),
+        *((metric.label, _row(value)) for metric, value in m.game_metrics if metric.label),
         ("agent A win rate", _p(m.agent_a_win)),
         ("skill gap (strong vs weak)", _p(m.skill_gap) if m.skill_gap else "not measured"),
     ]
@@ -49,10 +53,9 @@ def metric_lines(m: Metrics) -> list[tuple[str, str]]:
 def format_metrics(m: Metrics, title: str) -> str:
     lines = [title]
     lines += [f"  {label:<{LABEL_WIDTH}}{value}" for label, value in metric_lines(m)]
-    lines.append(f"  {'territory control':<{LABEL_WIDTH}}size  1st    2nd    none   contested")
-    for t in m.territories:
-        lines.append(f"  {'  ' + t.name:<{LABEL_WIDTH}}{t.size:>4}  {t.first:.3f}  {t.second:.3f}  "
-                     f"{t.nobody:.3f}  {t.contested:.3f}")
+    for metric, value in m.game_metrics:
+        if metric.table:
+            lines += value.text_lines(LABEL_WIDTH)
     lines.append(f"  {'layout score':<{LABEL_WIDTH}}{m.score:6.3f}")
     return "\n".join(lines)
 

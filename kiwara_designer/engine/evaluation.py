@@ -1,4 +1,4 @@
-"""The static evaluation used by the greedy agent (and by the play-test lab).
+"""Kiwara's static evaluation, the game's `evaluate` (the greedy agent's and the play-test lab's).
 
 ``evaluate(state, player)`` estimates, in points, how far ``player`` is ahead:
 

@@ -81,3 +81,61 @@ def test_agents_refuse_a_finished_game():
     from kiwara_designer.errors import KiwaraError
     with pytest.raises(KiwaraError, match="over"):
         make_agent("random").choose(TakeAway(0), random.Random(0))
+
+
+# -- chance, hidden information and the registry ---------------------------------------------------
+def test_mcts_draws_chance_with_its_probabilities():
+    # gambling wins 2 times in 5 (mean -0.2, standing is 0); drawn uniformly it would win 2 in 3
+    from toy_games import Gamble
+    result = MctsAgent("mcts:3000", iterations=3000).search(Gamble(), random.Random(2))
+    assert result.move == "stand"
+    gamble = next(s for s in result.children if s.move == "gamble")
+    assert gamble.mean == pytest.approx(-0.2, abs=0.25)
+
+
+def test_mcts_refuses_hidden_information_and_names_ismcts():
+    from kiwara_designer.agents import AgentSpecError
+    from kiwara_designer.errors import KiwaraError
+    from toy_games import KUHN, Kuhn
+    with pytest.raises(AgentSpecError, match="use the ismcts agent instead"):
+        make_agent("mcts:100", KUHN)
+    with pytest.raises(KiwaraError, match="kuhn hides information.*ismcts"):
+        MctsAgent().choose(Kuhn(("K", "J")), random.Random(0))
+    assert type(make_agent("random", KUHN)) is RandomAgent     # the others play it
+
+
+def test_greedy_plays_any_game_through_its_evaluation():
+    from toy_games import TakeAway
+    greedy = make_agent("greedy")
+    # TakeAway's evaluation knows the theory: from 6 the only winning take leaves 4
+    assert {greedy.choose(TakeAway(6), random.Random(s)) for s in range(10)} == {2}
+
+
+def test_a_game_can_register_its_own_agents():
+    from kiwara_designer.agents import agent_kinds, register_agent
+    from toy_games import TAKE_AWAY
+
+    class TakeOne:
+        name = "one"
+
+        def choose(self, state, rng):
+            return 1
+
+    register_agent("one", lambda text, args, game: TakeOne(), game=TAKE_AWAY.name)
+    assert make_agent("one", TAKE_AWAY).choose(TakeAway(9), random.Random(0)) == 1
+    assert "one" in agent_kinds(TAKE_AWAY) and "one" not in agent_kinds()
+    with pytest.raises(Exception, match="unknown agent 'one'"):
+        make_agent("one")                      # not an agent of every game
+
+
+def test_play_match_draws_chance_with_its_own_generator():
+    from kiwara_designer.agents import play_match
+    from toy_games import KUHN
+    deals = set()
+    for seed in range(12):
+        agents = (make_agent("random"), make_agent("greedy"))
+        final, moves = play_match(KUHN.new_state(), agents, random.Random(0),
+                                  random.Random(seed))
+        assert final.is_terminal() and moves[:2] == list(final.cards)
+        deals.add(tuple(moves[:2]))
+    assert len(deals) > 2

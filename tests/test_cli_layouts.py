@@ -147,3 +147,16 @@ def test_validate_streams_inputs_larger_than_a_chunk(tmp_path):
     result = run("validate", "-q", str(tail))
     assert result.exit_code == 2
     assert f"tail.txt:{text.count(chr(10)) + 2}: binary data (NUL byte)" in result.output
+
+
+def test_show_json_reports_the_board_shape():
+    r = run("show", "classic", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["rows"][0] == "ABCCCC" and data["river_segments"] == 25
+    assert data["territories"] == {"A": 5, "B": 7, "C": 7, "F": 3, "D": 3, "E": 5}
+    assert data["degrees"] == {"A": 2, "B": 3, "C": 2, "F": 2, "D": 2, "E": 3}
+    assert data["degree_sequence"] == [2, 2, 2, 2, 3, 3]
+    assert data["river_lengths"]["B"] == 15 and data["articulation_territories"] == []
+    row = run("show", "-", "--json", input="ABC\nABC\n")
+    assert json.loads(row.output)["articulation_territories"] == ["B"]

@@ -212,3 +212,48 @@ def test_a_block_of_layouts_reads_as_the_layouts_one_by_one(w, h, data):
     block = b"".join(bytes(layout.assignment) for layout in layouts)
     assert format_block(block, grid, "text") == "\n".join(map(format_text, layouts))
     assert format_block(block, grid, "jsonl") == "".join(format_json(x) + "\n" for x in layouts)
+
+
+# -- descriptors from the territory graph ---------------------------------------------------------
+def test_descriptors_by_hand():
+    row = Layout.from_rows(["ABC", "ABC"])
+    shape = row.descriptors()
+    assert shape.degrees == {"A": 1, "B": 2, "C": 1}
+    assert shape.river_lengths == {"A": 2, "B": 4, "C": 2}
+    assert shape.articulation_territories == ("B",)
+    assert shape.degree_sequence == (1, 1, 2)
+    classic = load_layout("classic").descriptors()
+    # classic: A meets B, D; B meets A, C, E; E meets B, D, F; two cycles A-B-E-D, B-C-F-E
+    assert classic.degrees == {"A": 2, "B": 3, "C": 2, "F": 2, "D": 2, "E": 3}
+    assert classic.river_lengths == {"A": 8, "B": 15, "C": 11, "F": 6, "D": 4, "E": 6}
+    assert classic.articulation_territories == ()
+    assert row.descriptors() is shape          # computed once per layout
+
+
+def _connected_without(layout, gone: str) -> bool:
+    """Independent check: are the cells outside territory ``gone`` one connected piece?"""
+    cells = [c for c in layout.grid.cells if layout.label(c) != gone]
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        for n in layout.grid.neighbours[todo.pop()]:
+            if n not in seen and layout.label(n) != gone:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+@pytest.mark.parametrize("name", ["classic", "president", "six-fives", "long-grass",
+                                  "great-plain", "three-sevens", "twin-nines", "full-range"])
+def test_descriptors_agree_with_the_cells(name):
+    layout = load_layout(name)
+    shape = layout.descriptors()
+    rivers = layout.river_edges()
+    # every river segment borders two territories; every pair of neighbours is counted twice
+    assert sum(shape.river_lengths.values()) == 2 * len(rivers)
+    for t in layout.names:
+        assert shape.river_lengths[t] == sum(t in (layout.label(a), layout.label(b))
+                                             for a, b in rivers)
+        across = {layout.label(b if layout.label(a) == t else a) for a, b in rivers
+                  if t in (layout.label(a), layout.label(b))}
+        assert shape.degrees[t] == len(across)
+        assert (t in shape.articulation_territories) == (not _connected_without(layout, t))

@@ -2,6 +2,7 @@
 determinism across worker counts, resume after SIGKILL, two writers, the Dask path."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -265,6 +266,128 @@ def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
         before = {r.layout_id: r.metrics for r in store.ranked()}
         store.db.execute("DELETE FROM metric_summaries")
         assert store.ranked() == []
-        assert store.refresh_summaries() == 2
+        assert store.refresh_summaries(TOY_GAME) == 2     # with the toy's own metrics again
         assert {r.layout_id: r.metrics for r in store.ranked()} == before
-        assert store.refresh_summaries() == 0      # up to date: nothing recomputed
+        assert store.refresh_summaries(TOY_GAME) == 0      # up to date: nothing recomputed
+
+
+# -- the game's own statistics and metrics, chance, older files ------------------------------------
+def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
+        exp = store.experiment(LAYOUTS[0].canonical(), ToyVariant(), Pairing("random", "random"))
+        games = store.games(exp)
+        assert games == play_match(LAYOUTS[0].canonical(), None, "random", 6, 1, workers=1,
+                                   game=TOY_GAME)
+        for g in games:
+            assert sum(g.stats["regions_won"]) <= 4 and 1 <= g.stats["first_full_region"] <= g.plies
+            assert "okapi" not in g.stats
+        ranked = store.ranked("regions_won_by_first", game=TOY_GAME)
+        first = ranked[0]
+        assert first.values["regions_won_by_first"] == pytest.approx(
+            sum(g.stats["regions_won"][0] for g in store.games(
+                store.experiment(first.layout, ToyVariant(), Pairing("random", "random")))) / 6)
+        assert "regions" in first.metrics and "territories" not in first.metrics
+        with pytest.raises(StoreError, match="unknown metric 'contestedness'"):
+            store.ranked("contestedness", game=TOY_GAME)
+        # each layout's shape is stored beside it, for relating balance to board shape
+        rows = store.db.execute("SELECT canonical, degree_sequence, articulations FROM layouts "
+                                "ORDER BY id").fetchall()
+        for layout, (canonical, degrees, cuts) in zip(LAYOUTS, rows):
+            shape = layout.descriptors()
+            assert canonical == "\n".join(layout.canonical().rows)
+            assert degrees == ",".join(map(str, shape.degree_sequence))
+            assert cuts == len(shape.articulation_territories)
+
+
+def test_the_toy_metrics_print_as_rows_and_tables():
+    from kiwara_designer.playtest import compute_metrics
+    from kiwara_designer.playtest.text import format_metrics
+    games = play_match(SMALL, None, "random", 10, 3, workers=1, game=TOY_GAME)
+    m = compute_metrics(games, SMALL, game=TOY_GAME)
+    text = format_metrics(m, "toy")
+    assert "  regions won by 1st player" in text and "  region held by 1st" in text
+    assert text.index("decisiveness") < text.index("regions won") < text.index("agent A win")
+    assert text.index("skill gap") < text.index("region held") < text.index("layout score")
+    assert list(m.to_json()).index("regions") == list(m.to_json()).index("agent_a_win_rate") + 1
+
+
+def test_chance_is_drawn_with_its_own_generator_whatever_the_agents():
+    from toy_games import KUHN
+    deals = {}
+    for pairing in ("random,random", "greedy,random", "greedy,greedy"):
+        games = play_match(None, None, pairing, 12, 5, workers=1, game=KUHN, keep_moves=True)
+        deals[pairing] = [g.moves[:2] for g in games]
+        assert all(g.plies == len(g.moves) - 2 for g in games)    # the deals are not plies
+    assert deals["random,random"] == deals["greedy,random"] == deals["greedy,greedy"]
+    assert len(set(deals["random,random"])) > 2
+    with pytest.raises(Exception, match="ismcts"):
+        play_match(None, None, "mcts:10", 2, 5, workers=1, game=KUHN)
+
+
+OLD_FILE_SCRIPT = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema_version', '1');
+CREATE TABLE layouts (id INTEGER PRIMARY KEY, canonical TEXT NOT NULL UNIQUE,
+    width INTEGER NOT NULL, height INTEGER NOT NULL, size_mix TEXT NOT NULL,
+    rivers INTEGER NOT NULL);
+CREATE TABLE variants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL UNIQUE);
+CREATE TABLE agent_configs (id INTEGER PRIMARY KEY, agent_a TEXT NOT NULL, agent_b TEXT NOT NULL,
+    UNIQUE (agent_a, agent_b));
+CREATE TABLE games (layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id), game_index INTEGER NOT NULL,
+    master_seed INTEGER NOT NULL, seed INTEGER NOT NULL, a_seat INTEGER NOT NULL, winner INTEGER,
+    score_first REAL NOT NULL, score_second REAL NOT NULL, plies INTEGER NOT NULL,
+    decisions INTEGER NOT NULL, branching REAL NOT NULL, lead_changes INTEGER NOT NULL,
+    decisiveness REAL, okapi INTEGER, control TEXT NOT NULL, control_changes TEXT NOT NULL,
+    seconds REAL NOT NULL, finished_at REAL NOT NULL,
+    UNIQUE (layout_id, variant_id, agents_id, game_index));
+CREATE TABLE experiments (layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),
+    PRIMARY KEY (layout_id, variant_id, agents_id));
+CREATE TABLE metric_summaries (layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id), games INTEGER NOT NULL,
+    skill_games INTEGER NOT NULL, score REAL NOT NULL, vals TEXT NOT NULL, metrics TEXT NOT NULL,
+    updated_at REAL NOT NULL, PRIMARY KEY (layout_id, variant_id, agents_id));
+INSERT INTO variants VALUES (1, 'classic', '{}');
+INSERT INTO agent_configs VALUES (1, 'greedy', 'greedy');
+INSERT INTO experiments VALUES (1, 1, 1, NULL);
+INSERT INTO games VALUES (1, 1, 1, 0, 0, 11, 0, 0, 40, 33, 31, 29, 20.5, 2, 0.5, 1,
+    '[0, 1, 1, 0, null, 0]', '[1, 0, 0, 0, 0, 2]', 0.1, 0);
+INSERT INTO games VALUES (1, 1, 1, 1, 0, 12, 1, 1, 30, 43, 31, 29, 20.5, 1, 0.7, NULL,
+    '[1, 1, 1, 0, 0, 0]', '[0, 0, 0, 0, 0, 0]', 0.1, 0);
+"""
+
+
+def test_a_file_of_the_first_schema_is_read_and_extended(tmp_path):
+    from kiwara_designer.formats import load_layout
+    db = tmp_path / "old.sqlite"
+    from kiwara_designer.playtest.store import layout_key
+    classic = load_layout("classic")
+    with sqlite3.connect(db) as conn:
+        conn.executescript(OLD_FILE_SCRIPT)
+        conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25)",
+                     (layout_key(classic),))
+    with Store(db) as store:
+        exp = store.experiment(classic, load_variant_classic(), Pairing("greedy", "greedy"))
+        assert exp.layout_id == 1
+        old = store.games(exp)
+        assert [g.stats for g in old] == [
+            {"okapi": 1, "control": [0, 1, 1, 0, None, 0], "control_changes": [1, 0, 0, 0, 0, 2]},
+            {"okapi": None, "control": [1, 1, 1, 0, 0, 0], "control_changes": [0] * 6}]
+        assert store.refresh_summaries() == 1
+        (row,) = store.ranked("contestedness")
+        assert row.values["contestedness"] == pytest.approx(2 / 12)     # 2 territories, 1 game each
+        assert row.metrics["okapi_taker_win_rate"]["trials"] == 1
+        shape = json.loads(store.db.execute("SELECT descriptors FROM layouts").fetchone()[0])
+        assert shape == classic.descriptors().to_dict()      # filled in when next met
+
+
+def load_variant_classic():
+    from kiwara_designer.engine import RuleVariant
+    return RuleVariant()

@@ -226,3 +226,97 @@ class KuhnGame:
 
 
 KUHN = KuhnGame()
+
+
+# -- gamble: chance with unequal probabilities, perfect information ----------------------------------
+GAMBLE_OUTCOMES = (("win", 0.2), ("win again", 0.2), ("lose", 0.6))
+
+
+@dataclass(frozen=True)
+class Gamble:
+    """The first player stands (a draw) or gambles: chance then draws one of
+    :data:`GAMBLE_OUTCOMES` (won 2 times in 5, so gambling loses on average; drawn uniformly
+    it would look like a winning bet)."""
+
+    history: tuple[str, ...] = ()
+
+    @property
+    def game(self) -> "GambleGame":
+        return GAMBLE
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.history == ("gamble",) else 0
+
+    def is_terminal(self) -> bool:
+        return self.history[:1] == ("stand",) or len(self.history) == 2
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        return list(GAMBLE_OUTCOMES) if self.current_player() == CHANCE else []
+
+    def legal_moves(self) -> list[str]:
+        if self.is_terminal():
+            return []
+        if self.current_player() == CHANCE:
+            return [m for m, _ in GAMBLE_OUTCOMES]
+        return ["stand", "gamble"]
+
+    def apply(self, move: str) -> "Gamble":
+        if move not in self.legal_moves():
+            raise ToyMoveError(f"{move!r} is not a legal gamble move here")
+        return Gamble(self.history + (move,))
+
+    def returns(self) -> tuple[float, float]:
+        if not self.is_terminal() or self.history == ("stand",):
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.history[1].startswith("win") else (-1.0, 1.0)
+
+    def information_state(self, player: int):
+        return self.history
+
+    observation = information_state
+
+    def determinize(self, player: int, rng: random.Random) -> "Gamble":
+        return self
+
+
+class GambleGame:
+    name = "gamble"
+    perfect_information = True
+    chance = True
+    players = 2
+
+    def new_state(self, setup=None, variant=None) -> Gamble:
+        return Gamble()
+
+    def default_variant(self):
+        return None
+
+    def parse_move(self, state, text: str) -> str:
+        return text
+
+    def evaluate(self, state: Gamble, player: int) -> float:
+        return state.returns()[player]
+
+    def evaluation_key(self, move):
+        return move
+
+    def outcome(self, state: Gamble) -> Outcome:
+        first, second = state.returns()
+        return Outcome((first, second), None if first == second else (0 if first > 0 else 1))
+
+    def tracker(self, state):
+        return None
+
+    def metrics(self):
+        return ()
+
+    def record(self, setup, variant, moves, **meta):
+        return {"moves": list(moves), **meta}
+
+    def __reduce__(self):
+        return "GAMBLE"
+
+
+GAMBLE = GambleGame()

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ..errors import KiwaraError
-from ..formats import load_layout, load_layouts
+from ..formats import load_layout
+from ..playtest.metrics import metric_names
 from .common import MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
 
 
@@ -90,8 +91,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     """
     from pathlib import Path
 
-    from ..playtest import compute_metrics, kiwara_kit, play_match, play_to_precision
-    from ..playtest.matches import make_game_record
+    from ..playtest import compute_metrics, make_game_record, play_match, play_to_precision
     from ..playtest.text import format_metrics
 
     stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
@@ -99,7 +99,6 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
-    kit = kiwara_kit()
     if records:   # made before the games are played, so a bad path does not waste them
         try:
             Path(records).mkdir(parents=True, exist_ok=True)
@@ -109,24 +108,24 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
         if precision:
-            results = play_to_precision(board, variant, pairing, precision, seed, workers, kit,
+            results = play_to_precision(board, variant, pairing, precision, seed, workers,
                                         first_round=games)
             if records:   # replayed with their moves only when asked: records are rarely wanted
-                results = play_match(board, variant, pairing, len(results), seed, workers, kit,
+                results = play_match(board, variant, pairing, len(results), seed, workers,
                                      keep_moves=True)
         else:
-            results = play_match(board, variant, pairing, games, seed, workers, kit,
+            results = play_match(board, variant, pairing, games, seed, workers,
                                  keep_moves=bool(records), progress=update)
         close()
-        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers, kit)
+        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers)
                          if n_skill else [])
-        metrics = compute_metrics(results, board.names, board.sizes, skill_results)
+        metrics = compute_metrics(results, board, skill_results)
         if records:
             folder = Path(records)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 for game in results:
-                    record = make_game_record(kit, board, variant, pairing, seed, game)
+                    record = make_game_record(None, board, variant, pairing, seed, game)
                     (folder / _lab_record_name(stem, game.index)).write_text(
                         record.to_json() + "\n", encoding="utf-8")
             except OSError as exc:
@@ -187,21 +186,10 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
 def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
     """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
-    chosen = [x for x in (sample is not None, all_canonical, from_file is not None) if x]
-    if len(chosen) != 1:
+    from ..playtest import choose_layouts
+    if sum((sample is not None, all_canonical, from_file is not None)) != 1:
         raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
-    if from_file is not None:
-        boards = []
-        for entry in load_layouts(from_file):
-            if entry.error:
-                raise entry.error
-            boards.append(entry.layout)
-        return boards, len(boards)
-    from ..generator import count_layouts, iter_layouts, sample_layouts
-    if sample is not None:
-        boards = sample_layouts(sample, seed, canonical=True)
-        return boards, len(boards)
-    return iter_layouts(canonical=True), count_layouts(canonical=True)
+    return choose_layouts(sample, all_canonical, from_file, seed)
 
 
 @click.command()
@@ -266,10 +254,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
 @click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--by", "by", default="score", show_default=True,
-              type=click.Choice(["score", "balance", "first_player_win_rate", "draw_rate",
-                                 "score_margin", "abs_score_margin", "length", "branching_factor",
-                                 "decision_moves", "lead_changes", "lead_change_rate", "decisiveness",
-                                 "okapi_taker_win_rate", "skill_gap", "contestedness"]),
+              type=click.Choice(metric_names()),
               help="Metric to rank by.")
 @click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
 @click.option("--variant", "variant_name", help="Only this variant (its name).")

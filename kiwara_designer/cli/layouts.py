@@ -105,15 +105,29 @@ def _print_report(where: str, report) -> None:
 @click.command()
 @click.argument("layout")
 @click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
-def show(layout, colour) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"rows", "width", "height", "territories": {name: size}, "size_mix", '
+                   '"river_segments", "degrees": {name: territories it borders}, '
+                   '"degree_sequence", "river_lengths": {name: river segments on its border}, '
+                   '"articulation_territories": [names whose removal cuts the others apart]}.')
+def show(layout, colour, as_json) -> None:
     """Draw LAYOUT (file, built-in name or -) in the terminal, rivers as walls.
 
     \b
     Examples:
       kiwara show classic
       kiwara show my-board.txt --no-colour
+      kiwara show president --json
     """
     board = load_layout(layout)
+    if as_json:
+        click.echo(json.dumps({"rows": list(board.rows), "width": board.grid.width,
+                               "height": board.grid.height,
+                               "territories": {t.name: t.size for t in board.territories},
+                               "size_mix": list(board.size_mix),
+                               "river_segments": len(board.river_edges()),
+                               **board.descriptors().to_dict()}, indent=2))
+        return
     click.echo(draw_layout(board, colour=True), color=colour)
     click.echo(f"{len(board.territories)} territories, sizes "
                f"{','.join(map(str, board.size_mix))}; {len(board.river_edges())} river segments")

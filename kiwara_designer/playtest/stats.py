@@ -33,7 +33,7 @@ class Proportion:
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval (Wilson 1927). Unlike the normal ("Wald") interval it stays inside
-    [0, 1] and keeps its coverage near 0 and 1, where unbalanced layouts live. A half success (a
+    [0, 1] and keeps its coverage near 0 and 1, where unbalanced games live. A half success (a
     draw counted as half a win) is allowed. With no trials the interval is the whole of [0, 1]."""
     if trials <= 0:
         return 0.0, 1.0

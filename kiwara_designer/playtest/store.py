@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.game import Game
 from ..errors import KiwaraError
 from ..formats import parse_text
 from ..layout import Layout
@@ -338,12 +339,14 @@ class Store:
             raise StoreError(f"{self.path}: no layout with id {layout_id}")
         return parse_text(row[0])[0].layout
 
-    def summarise(self, exp: Experiment, skill: Experiment | None = None) -> Metrics:
-        """Recompute the metrics of an experiment from its games and store them."""
+    def summarise(self, exp: Experiment, skill: Experiment | None = None,
+                  game: Game | None = None) -> Metrics:
+        """Recompute the metrics of an experiment from its games (of ``game``, default: the
+        default game, whose own metrics join the common ones) and store them."""
         layout = self.layout(exp.layout_id)
         games = self.games(exp)
         skill_games = self.games(skill) if skill else []
-        metrics = compute_metrics(games, layout, skill_games)
+        metrics = compute_metrics(games, layout, skill_games, game)
         values = metrics.values()
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -359,7 +362,7 @@ class Store:
                        (exp.layout_id, exp.variant_id, exp.agents_id,
                         skill.agents_id if skill else None))
 
-    def refresh_summaries(self) -> int:
+    def refresh_summaries(self, game: Game | None = None) -> int:
         """Recompute every summary that is missing or out of date (a sweep killed before its
         final summaries, or another sweep adding games); returns how many were recomputed."""
         counts = self.game_counts()
@@ -374,13 +377,14 @@ class Store:
             want_skill = counts.get((lid, vid, skill_id), 0) if skill_id else 0
             if games != want or skill_games != want_skill:
                 self.summarise(Experiment(lid, vid, aid),
-                               Experiment(lid, vid, skill_id) if skill_id else None)
+                               Experiment(lid, vid, skill_id) if skill_id else None, game)
                 stale += 1
         return stale
 
     def ranked(self, by: str = "score", top: int | None = None, descending: bool = True,
-               variant: str | None = None, agents: str | None = None) -> list[RankedLayout]:
-        names = metric_names()
+               variant: str | None = None, agents: str | None = None,
+               game: Game | None = None) -> list[RankedLayout]:
+        names = metric_names(game)
         if by not in names:
             raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
         rows = self.db.execute(

@@ -161,13 +161,13 @@ def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
         results = run_batches(batches, used)
     played = inserted = 0
     for exp, games_done in results:
-        for game in games_done:
-            inserted += store.add_game(exp, seed, game)
+        for result in games_done:
+            inserted += store.add_game(exp, seed, result)
         played += len(games_done)
         if progress:
             progress(tally.stored + played, total)
     if progress:
         progress(tally.stored + played, total)
-    store.refresh_summaries()
+    store.refresh_summaries(game)
     return SweepSummary(tally.layouts, tally.wanted, tally.stored, played, inserted, used,
                         time.perf_counter() - started)

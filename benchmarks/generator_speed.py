@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from kiwara_designer.workers import default_workers
+from kiwara_designer.core.workers import default_workers
 
 PY = sys.executable
 

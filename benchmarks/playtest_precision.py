@@ -16,7 +16,7 @@ import time
 from kiwara_designer import load_layout
 from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics
 from kiwara_designer.playtest.matches import play_to_precision
-from kiwara_designer.workers import default_workers
+from kiwara_designer.core.workers import default_workers
 
 
 def cpu_seconds() -> float:

@@ -7,31 +7,19 @@ JSON: ``{"width": 6, "height": 5, "rows": ["ABCCCC", …]}``; a list of those, o
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
-from .errors import KiwaraError
+from .core.io import MAX_INPUT_BYTES, InputError, decode_text, open_input, read_text, source_label
 from .geometry import GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 
-MAX_INPUT_BYTES = 1_000_000      # read whole (a pattern, one layout, a JSON list), or per chunk
-MAX_LINE_BYTES = MAX_INPUT_BYTES
+MAX_LINE_BYTES = MAX_INPUT_BYTES   # a JSON list or one layout is read whole, larger inputs by chunk
 BUILTIN_PACKAGE = "kiwara_designer.layouts"
-
-
-class InputError(KiwaraError):
-    """Input that cannot be read or parsed: says where (source, line, column) and what."""
-
-    def __init__(self, source: str, message: str, line: int | None = None,
-                 column: int | None = None) -> None:
-        self.source, self.line, self.column, self.message = source, line, column, message
-        where = source + (f":{line}" if line is not None else "") + (
-            f":{column}" if column is not None else "")
-        super().__init__(f"{where}: {message}")
+WHAT = "layout file"
 
 
 @dataclass(frozen=True)
@@ -204,34 +192,14 @@ def builtin_text(name: str) -> str:
     return resources.files(BUILTIN_PACKAGE).joinpath(f"{name}.txt").read_text("utf-8")
 
 
-def read_source(name: str) -> str:
+def read_source(name: str, what: str = WHAT) -> str:
     """Text of a file, of stdin (``-``) or of a built-in layout; :class:`InputError` otherwise."""
     if _is_builtin(name):
         return builtin_text(name)
-    label = source_label(name)
-    handle = _open(name, label)
-    try:
-        data = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise InputError(label, exc.strerror or str(exc)) from None
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(label, f"input is larger than {MAX_INPUT_BYTES:,} bytes")
-    if not data.strip():
-        raise InputError(label, "empty input, no layout found")
-    if b"\0" in data:
-        raise InputError(label, "binary data (NUL byte), not a layout file")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise InputError(label, "not UTF-8 text (binary file?)", line) from None
-
-
-def source_label(name: str) -> str:
-    return "<stdin>" if name == "-" else name
+    text = read_text(name, what, missing=_missing())
+    if not text.strip():
+        raise InputError(source_label(name), "empty input, no layout found")
+    return text
 
 
 def load_layouts(name: str) -> list[LayoutEntry]:
@@ -246,48 +214,36 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
     (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
     label = source_label(name)
     if _is_builtin(name):
-        handle, chunks = None, [(1, builtin_text(name), True)]
-    else:
-        handle = _open(name, label)
-        chunks = _chunks(handle, label)
-    try:
-        found, opening = 0, ""                # the input's first character that is not blank
-        for first_line, text, whole in chunks:
-            opening = opening or text.lstrip()[:1]
-            if whole:                     # all of it fits in one chunk: any format, as always
-                entries = parse_layouts(text, label)
-            elif opening == "[":
-                raise InputError(label, f"a JSON list larger than {MAX_INPUT_BYTES:,} bytes; "
-                                        f"give large inputs as JSON lines or text", first_line)
-            else:
-                parse = parse_json if opening == "{" else parse_text
-                entries = parse(text, label, first_line)
-            found += len(entries)
-            yield from entries
-        if not found:
-            raise InputError(label, "no layout found (only comments or blank lines)")
-    finally:
-        if handle not in (None, sys.stdin.buffer):
-            handle.close()
+        yield from _parse_chunks(((1, builtin_text(name), True),), label)
+        return
+    with open_input(name, WHAT, _missing()) as handle:
+        yield from _parse_chunks(_chunks(handle, label), label)
+
+
+def _parse_chunks(chunks, label: str) -> Iterator[LayoutEntry]:
+    found, opening = 0, ""                # the input's first character that is not blank
+    for first_line, text, whole in chunks:
+        opening = opening or text.lstrip()[:1]
+        if whole:                     # all of it fits in one chunk: any format, as always
+            entries = parse_layouts(text, label)
+        elif opening == "[":
+            raise InputError(label, f"a JSON list larger than {MAX_INPUT_BYTES:,} bytes; "
+                                    f"give large inputs as JSON lines or text", first_line)
+        else:
+            parse = parse_json if opening == "{" else parse_text
+            entries = parse(text, label, first_line)
+        found += len(entries)
+        yield from entries
+    if not found:
+        raise InputError(label, "no layout found (only comments or blank lines)")
+
+
+def _missing() -> str:
+    return f"no such file or built-in layout (built-in layouts: {', '.join(builtin_names())})"
 
 
 def _is_builtin(name: str) -> bool:
     return name != "-" and not Path(name).exists() and name in builtin_names()
-
-
-def _open(name: str, label: str):
-    """A binary handle on a file or on stdin (``-``); :class:`InputError` if there is none."""
-    if name == "-":
-        return sys.stdin.buffer
-    try:
-        if Path(name).is_dir():
-            raise InputError(label, "is a directory, not a layout file")
-        return open(name, "rb")
-    except FileNotFoundError:
-        hint = f" (built-in layouts: {', '.join(builtin_names())})"
-        raise InputError(label, "no such file or built-in layout" + hint) from None
-    except OSError as exc:
-        raise InputError(label, exc.strerror or str(exc)) from None
 
 
 def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
@@ -310,11 +266,7 @@ def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
             data = b"".join(lines)
             if not line and first_line == 1 and not data.strip():
                 raise InputError(label, "empty input, no layout found")
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                bad = first_line + data[:exc.start].count(b"\n")
-                raise InputError(label, "not UTF-8 text (binary file?)", bad) from None
+            text = decode_text(data, label, WHAT, first_line)
             yield first_line, text, not line and first_line == 1
             if not line:
                 return

@@ -252,9 +252,6 @@ class Session:
             extra["result"] = {"scores": list(scoring.totals), "winner": scoring.winner}
         return GameRecord.from_moves(self.layout, self.variant, result.moves, **extra)
 
-    def record_json(self, result: PlayResult) -> str:
-        return self.record(result).to_json()
-
 
 def start_session(layout_name: str, first: str, second: str, variant_file: str | None = None,
                   seed: int | None = None) -> Session:

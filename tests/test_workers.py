@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from kiwara_designer.workers import parallel_map
+from kiwara_designer.core.workers import parallel_map
 
 
 def slow_square(x: int) -> int:

@@ -169,13 +169,6 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
 
     result = session.play(read, write, use_colour)
     if record:
-        text = session.record_json(result)
-        if record == "-":
-            click.echo(text)
-            return
-        try:
-            with open(record, "w", encoding="utf-8") as handle:
-                handle.write(text + "\n")
-        except OSError as exc:
-            raise KiwaraError(f"{record}: cannot write the record: {exc.strerror}") from None
-        click.echo(f"record written to {record}", err=True)
+        session.record(result).save(record)
+        if record != "-":
+            click.echo(f"record written to {record}", err=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import KiwaraError
+from ..core.io import make_folder, write_text
 from ..formats import load_layout
 from ..playtest.metrics import metric_names
 from .common import MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
@@ -100,10 +100,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
     if records:   # made before the games are played, so a bad path does not waste them
-        try:
-            Path(records).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}") from None
+        make_folder(records, "game records")
     output = []
     for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
@@ -121,15 +118,10 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
                          if n_skill else [])
         metrics = compute_metrics(results, board, skill_results)
         if records:
-            folder = Path(records)
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                for game in results:
-                    record = make_game_record(None, board, variant, pairing, seed, game)
-                    (folder / _lab_record_name(stem, game.index)).write_text(
-                        record.to_json() + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise KiwaraError(f"{records}: cannot write game records: {exc.strerror}")
+            make_folder(records, "game records")
+            for game in results:
+                make_game_record(None, board, variant, pairing, seed, game).save(
+                    str(Path(records) / _lab_record_name(stem, game.index)))
         head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
                 "agents": pairing.name, "games": len(results), "seed": seed,
                 "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
@@ -322,9 +314,5 @@ def report(db, output, top) -> None:
     if output == "-":
         click.echo(html)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(html)
-    except OSError as exc:
-        raise KiwaraError(f"{output}: cannot write the report: {exc.strerror}")
+    write_text(output, html, "the report")
     click.echo(f"report written to {output}", err=True)

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..core.io import make_folder, write_text
 from ..errors import KiwaraError
 from ..formats import builtin_names, builtin_text, load_layout, stream_layouts
 from ..terminal import draw_layout
@@ -197,26 +198,6 @@ def _generator_request(width, height, territories, sizes, mix):
     return grid, territories, allowed, wanted
 
 
-def _generator_filters(min_rivers, max_rivers, max_span, contains, grid, territories):
-    from ..generator import Filters, GeneratorError, Pattern
-    # Filters no layout passes: refused here, or `layouts list` enumerates every layout first
-    if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
-        raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers {max_rivers}: "
-                             f"no layout can pass")
-    if max_span is not None and max_span == 0:
-        raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), got 0")
-    pattern = Pattern.load(contains) if contains else None
-    if pattern is not None:
-        letters = {ch for row in pattern.rows for ch in row} - {"."}
-        if pattern.width > grid.width or pattern.height > grid.height:
-            raise GeneratorError(f"{contains}: the pattern is {pattern.width} × {pattern.height}, "
-                                 f"larger than the {grid.width} × {grid.height} board")
-        if len(letters) > territories:
-            raise GeneratorError(f"{contains}: the pattern names {len(letters)} territories, more "
-                                 f"than the {territories} of a layout")
-    return Filters(min_rivers, max_rivers, max_span, pattern)
-
-
 def _write_layouts(blocks, grid, fmt: str, total: int | None, limit: int | None = None) -> int:
     """Stream layouts given as blocks of bytes (see `generator.iter_blocks`) to stdout, as text
     blocks separated by a blank line or as JSON lines, at most ``limit`` of them, with a
@@ -303,9 +284,9 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
       kiwara layouts list --limit 100 --start 1000000
       kiwara layouts list --canonical -j 1 > classes.txt
     """
-    from ..generator import count_layouts, iter_blocks
+    from ..generator import Filters, count_layouts, iter_blocks
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
+    filters = Filters.make(grid, k, min_rivers, max_rivers, max_span, contains)
     blocks = iter_blocks(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
                          filters=filters, workers=workers)
     total = None
@@ -339,24 +320,18 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
       kiwara layouts sample -n 20 --mix 3,3,5,5,7,7 --canonical -o boards/
       kiwara layouts sample -n 5 --max-rivers 20 --format jsonl | kiwara validate -
     """
-    from pathlib import Path
     from ..formats import format_text
-    from ..generator import sample_layouts
+    from ..generator import Filters, sample_layouts
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
-    filters = _generator_filters(min_rivers, max_rivers, max_span, contains, grid, k)
+    filters = Filters.make(grid, k, min_rivers, max_rivers, max_span, contains)
     drawn = sample_layouts(count, seed, grid=grid, territories=k, sizes=allowed, mix=wanted,
                            canonical=canonical, filters=filters)
     if directory:
-        folder = Path(directory)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            digits = max(4, len(str(count)))
-            for number, layout in enumerate(drawn, start=1):
-                header = (f"# sample {number} of {count}, seed {seed}"
-                          f"{', canonical' if canonical else ''}\n")
-                (folder / f"sample-{number:0{digits}d}.txt").write_text(
-                    header + format_text(layout), encoding="utf-8")
-        except OSError as exc:
-            from ..generator import GeneratorError
-            raise GeneratorError(f"{directory}: {exc.strerror or exc}") from None
+        folder = make_folder(directory, "layouts")
+        digits = max(4, len(str(count)))
+        for number, layout in enumerate(drawn, start=1):
+            header = (f"# sample {number} of {count}, seed {seed}"
+                      f"{', canonical' if canonical else ''}\n")
+            write_text(str(folder / f"sample-{number:0{digits}d}.txt"), header + format_text(layout),
+                       "a layout")
     _write_layouts([b"".join(bytes(layout.assignment) for layout in drawn)], grid, fmt, None)

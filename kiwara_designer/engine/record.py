@@ -5,11 +5,10 @@ Players, seed and result may be added; they are kept in ``extra`` and written ba
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..core.io import InputError, read_text, source_label, write_text
 from ..errors import KiwaraError
 from ..formats import builtin_names, load_layout, parse_text
 from ..layout import Layout
@@ -117,30 +116,15 @@ class GameRecord:
     @classmethod
     def load(cls, path: str) -> "GameRecord":
         """A record from a JSON file or stdin (``-``)."""
-        if path == "-":
-            source, data = "<stdin>", sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            source = path
-            try:
-                with Path(path).open("rb") as handle:
-                    data = handle.read(MAX_RECORD_BYTES + 1)
-            except FileNotFoundError:
-                raise RecordError(f"{path}: no such file") from None
-            except OSError as exc:
-                raise RecordError(f"{path}: {exc.strerror or exc}") from None
-        if len(data) > MAX_RECORD_BYTES:
-            raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES:,} bytes")
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordError(f"{source}: not UTF-8 text") from None
-        return cls.from_json(text, source)
+            text = read_text(path, "game record", MAX_RECORD_BYTES)
+        except InputError as exc:
+            raise RecordError(str(exc)) from None
+        return cls.from_json(text, source_label(path))
 
     def save(self, path: str) -> None:
-        if path == "-":
-            sys.stdout.write(self.to_json() + "\n")
-        else:
-            Path(path).write_text(self.to_json() + "\n", "utf-8")
+        """Write the record as JSON to a file or to stdout (``-``)."""
+        write_text(path, self.to_json() + "\n", "the record")
 
 
 def _record_layout(value: Any, source: str) -> Layout:

@@ -7,13 +7,13 @@ Built-in variants live in ``kiwara_designer/variants/*.toml`` and can be named i
 from __future__ import annotations
 
 import difflib
-import sys
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..core.io import STDIN, InputError, read_text, source_label
 from ..errors import KiwaraError
 
 BUILTIN_VARIANTS = "kiwara_designer.variants"
@@ -146,23 +146,19 @@ class RuleVariant:
     @classmethod
     def load(cls, name_or_path: str) -> "RuleVariant":
         """A variant from a TOML file, stdin (``-``) or a built-in name (``classic``, ``totem_1_2``…)."""
-        if name_or_path == "-":
-            data = sys.stdin.buffer.read(MAX_VARIANT_BYTES + 1)
-            return cls.from_toml(_variant_text(data, "<stdin>"), "<stdin>", None)
-        path = Path(name_or_path)
-        if not path.exists():
-            if name_or_path in builtin_variant_names():
-                text = resources.files(BUILTIN_VARIANTS).joinpath(f"{name_or_path}.toml").read_text(
-                    "utf-8")
-                return cls.from_toml(text, name_or_path, name_or_path)
-            raise VariantError(f"{name_or_path}: no such file or built-in variant (built-in: "
-                               f"{', '.join(builtin_variant_names())})")
+        if name_or_path != STDIN and not Path(name_or_path).exists() \
+                and name_or_path in builtin_variant_names():
+            text = resources.files(BUILTIN_VARIANTS).joinpath(f"{name_or_path}.toml").read_text(
+                "utf-8")
+            return cls.from_toml(text, name_or_path, name_or_path)
+        missing = (f"no such file or built-in variant (built-in: "
+                   f"{', '.join(builtin_variant_names())})")
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_VARIANT_BYTES + 1)
-        except OSError as exc:
-            raise VariantError(f"{name_or_path}: cannot read: {exc.strerror or exc}") from None
-        return cls.from_toml(_variant_text(data, name_or_path), name_or_path, path.stem)
+            text = read_text(name_or_path, "variant file", MAX_VARIANT_BYTES, missing)
+        except InputError as exc:
+            raise VariantError(str(exc)) from None
+        return cls.from_toml(text, source_label(name_or_path),
+                             None if name_or_path == STDIN else Path(name_or_path).stem)
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<toml>", default_name: str | None = None
@@ -175,19 +171,6 @@ class RuleVariant:
 
     def with_changes(self, **changes: Any) -> "RuleVariant":
         return replace(self, **changes)
-
-
-def _variant_text(data: bytes, source: str) -> str:
-    """The text of a variant file, or a :class:`VariantError` saying why it is not text."""
-    if len(data) > MAX_VARIANT_BYTES:
-        raise VariantError(f"{source}: larger than {MAX_VARIANT_BYTES:,} bytes, not a variant file")
-    if b"\0" in data:
-        raise VariantError(f"{source}: binary data (NUL byte), not a variant file")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise VariantError(f"{source}:{line}: not UTF-8 text") from None
 
 
 def builtin_variant_names() -> list[str]:

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from ..geometry import Grid
 from ..layout import TERRITORY_CHARS, Layout
-from ..workers import parallel_map
+from ..core.workers import parallel_map
 from ._frontier import Frontier, reading_positions
 from ._symmetric import FixedPointCounter
 from .filters import Filters, Pattern, territory_span

@@ -4,7 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formats import read_source, source_label
+from ..core.io import source_label
+from ..formats import read_source
+from ..geometry import Grid
 from ..layout import TERRITORY_CHARS, Layout
 from .problem import GeneratorError
 
@@ -51,7 +53,7 @@ class Pattern:
     @classmethod
     def load(cls, name: str | Path) -> "Pattern":
         """A pattern from a file (``-`` for stdin): rows of letters and dots."""
-        return cls.parse(read_source(str(name)), source_label(str(name)))
+        return cls.parse(read_source(str(name), "pattern file"), source_label(str(name)))
 
     @property
     def width(self) -> int:
@@ -96,6 +98,31 @@ class Filters:
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise GeneratorError(f"{name.replace('_', ' ')} must not be negative, got {value}")
+
+    @classmethod
+    def make(cls, grid: Grid, territories: int, min_rivers: int | None = None,
+             max_rivers: int | None = None, max_span: int | None = None,
+             contains: str | None = None) -> "Filters":
+        """The filters on layouts of ``territories`` territories on ``grid``, ``contains`` naming
+        a pattern file (``-`` for stdin). Filters no layout can pass are refused here: a listing
+        would otherwise run through every layout to find none."""
+        if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
+            raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers "
+                                 f"{max_rivers}: no layout can pass")
+        if max_span is not None and max_span == 0:
+            raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), "
+                                 "got 0")
+        pattern = Pattern.load(contains) if contains else None
+        if pattern is not None:
+            letters = {ch for row in pattern.rows for ch in row} - {WILDCARD}
+            if pattern.width > grid.width or pattern.height > grid.height:
+                raise GeneratorError(f"{contains}: the pattern is {pattern.width} × "
+                                     f"{pattern.height}, larger than the {grid.width} × "
+                                     f"{grid.height} board")
+            if len(letters) > territories:
+                raise GeneratorError(f"{contains}: the pattern names {len(letters)} territories, "
+                                     f"more than the {territories} of a layout")
+        return cls(min_rivers, max_rivers, max_span, pattern)
 
     @property
     def active(self) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.game import CHANCE, Game, get_game, sample_chance
 from ..errors import KiwaraError
-from ..workers import default_workers, parallel_map
+from ..core.workers import default_workers, parallel_map
 
 FIRST, SECOND = 0, 1
 # The default pairing and skill pairing: see README "Play-test lab", "Which agents".

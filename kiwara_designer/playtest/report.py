@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from ..errors import KiwaraError
+from ..core.io import make_folder, write_text
 from ..formats import format_text
 from .store import RankedLayout, Store
 
@@ -28,21 +28,16 @@ def export_layouts(rows: Sequence[RankedLayout], directory: str | Path,
     :mod:`kiwara_designer.printing`): ``rank01-layout17.txt``, ``rank01-layout17.svg``…"""
     from ..printing import PrintOptions, print_set, write_pages
     options = options or PrintOptions()
-    folder = Path(directory)
+    folder = make_folder(directory, "layouts")
     written = []
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for i, r in enumerate(rows, start=1):
-            stem = f"rank{i:02d}-layout{r.layout_id}"
-            text = folder / f"{stem}.txt"
-            text.write_text(f"# rank {i}, score {r.score:.3f}, {r.games} games "
-                            f"({r.agents}, variant {r.variant})\n" + format_text(r.layout),
-                            encoding="utf-8")
-            written.append(text)
-            pages = print_set(r.layout, options, title=f"rank {i}: layout #{r.layout_id}")
-            written += [Path(f) for f in write_pages(pages, str(folder / f"{stem}.svg"))]
-    except OSError as exc:
-        raise KiwaraError(f"{directory}: cannot export layouts: {exc.strerror}") from None
+    for i, r in enumerate(rows, start=1):
+        stem = f"rank{i:02d}-layout{r.layout_id}"
+        text = folder / f"{stem}.txt"
+        write_text(text, f"# rank {i}, score {r.score:.3f}, {r.games} games "
+                         f"({r.agents}, variant {r.variant})\n" + format_text(r.layout), "a layout")
+        written.append(text)
+        pages = print_set(r.layout, options, title=f"rank {i}: layout #{r.layout_id}")
+        written += [Path(f) for f in write_pages(pages, str(folder / f"{stem}.svg"))]
     return written
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Iterator, Sized
 
 from ..core.game import Game
 from ..layout import Layout
-from ..workers import default_workers
+from ..core.workers import default_workers
 from .matches import (Batch, GameResult, Pairing, PlaytestError, check_agents, play_batch,
                       resolve_game, run_batches, split_indices)
 from .store import Store, StoreError

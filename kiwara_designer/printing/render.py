@@ -9,6 +9,7 @@ import io
 from pathlib import Path
 from typing import Sequence
 
+from ..core.io import write_bytes, write_text
 from .sheet import Page
 from .page import PrintError
 
@@ -115,21 +116,17 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None) -> list[str]:
                              "write to a .svg file (one per page) or a .pdf")
         stdout.write(pages[0].svg + "\n")
         return ["-"]
-    try:
-        if fmt == "pdf":
-            data = render_pdf(pages)
-            Path(path).write_bytes(data)
-            return [path]
-        if fmt == "png":
-            for page in pages:      # before the first file is written
-                check_png_size(page)
-        written = []
-        for page, target in zip(pages, page_paths(path, pages)):
-            if fmt == "svg":
-                target.write_text(page.svg + "\n", encoding="utf-8")
-            else:
-                target.write_bytes(render_png(page))
-            written.append(str(target))
-        return written
-    except OSError as exc:
-        raise PrintError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    if fmt == "pdf":
+        write_bytes(path, render_pdf(pages), "the board")
+        return [path]
+    if fmt == "png":
+        for page in pages:      # before the first file is written
+            check_png_size(page)
+    written = []
+    for page, target in zip(pages, page_paths(path, pages)):
+        if fmt == "svg":
+            write_text(target, page.svg + "\n", "the board")
+        else:
+            write_bytes(target, render_png(page), "the board")
+        written.append(str(target))
+    return written

@@ -1,0 +1,110 @@
+"""The one place the library reads and writes user files: layouts, variants, patterns and game
+records alike are read from a file or ``-`` (standard input) through :func:`open_input` or
+:func:`read_text`, with a size bound and one-line errors naming the file (and line); text is
+written to a file or ``-`` (standard output) through :func:`write_text`. The engine and the
+other library layers call these and touch no file or stream themselves.
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from ..errors import KiwaraError
+
+STDIN = STDOUT = "-"
+MAX_INPUT_BYTES = 1_000_000      # what is read whole (a layout file, a variant, a pattern)
+
+
+class InputError(KiwaraError):
+    """Input that cannot be read or parsed: says where (source, line, column) and what."""
+
+    def __init__(self, source: str, message: str, line: int | None = None,
+                 column: int | None = None) -> None:
+        self.source, self.line, self.column, self.message = source, line, column, message
+        where = source + (f":{line}" if line is not None else "") + (
+            f":{column}" if column is not None else "")
+        super().__init__(f"{where}: {message}")
+
+
+def source_label(name: str) -> str:
+    """How errors name an input: the path, or ``<stdin>`` for ``-``."""
+    return "<stdin>" if name == STDIN else name
+
+
+@contextmanager
+def open_input(name: str, what: str, missing: str = "no such file") -> Iterator[BinaryIO]:
+    """A binary handle on the file ``name`` or on stdin (``-``, left open afterwards).
+    :class:`InputError` when there is none: ``missing`` says so for a missing file, ``what``
+    names what was expected (``"layout file"``) when ``name`` is a directory."""
+    label = source_label(name)
+    if name == STDIN:
+        yield sys.stdin.buffer
+        return
+    try:
+        if Path(name).is_dir():
+            raise InputError(label, f"is a directory, not a {what}")
+        handle = open(name, "rb")
+    except FileNotFoundError:
+        raise InputError(label, missing) from None
+    except OSError as exc:
+        raise InputError(label, exc.strerror or str(exc)) from None
+    with handle:
+        yield handle
+
+
+def decode_text(data: bytes, label: str, what: str, first_line: int = 1) -> str:
+    """``data`` as text, or :class:`InputError` naming the line of a NUL byte or of bytes that
+    are not UTF-8 (the marks of a binary file)."""
+    if b"\0" in data:
+        line = first_line + data[:data.index(b"\0")].count(b"\n")
+        raise InputError(label, f"binary data (NUL byte), not a {what}", line)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + data[:exc.start].count(b"\n")
+        raise InputError(label, "not UTF-8 text (binary file?)", line) from None
+
+
+def read_text(name: str, what: str, limit: int = MAX_INPUT_BYTES,
+              missing: str = "no such file") -> str:
+    """The whole text of the file ``name`` or of stdin (``-``), at most ``limit`` bytes, checked
+    as :func:`decode_text` does; :class:`InputError` otherwise."""
+    label = source_label(name)
+    with open_input(name, what, missing) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(label, exc.strerror or str(exc)) from None
+    if len(data) > limit:
+        raise InputError(label, f"larger than {limit:,} bytes, not a {what}")
+    return decode_text(data, label, what)
+
+
+def write_text(path: str | Path, text: str, what: str) -> None:
+    """Write ``text`` to the file ``path`` (UTF-8), or to stdout for ``-``; a
+    :class:`KiwaraError` naming the file and ``what`` it is if it cannot be written."""
+    if str(path) == STDOUT:
+        sys.stdout.write(text)
+        return
+    write_bytes(path, text.encode("utf-8"), what)
+
+
+def write_bytes(path: str | Path, data: bytes, what: str) -> None:
+    """Write ``data`` to the file ``path``; errors as :func:`write_text`."""
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise KiwaraError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+
+
+def make_folder(path: str | Path, what: str) -> Path:
+    """The folder ``path``, made with its parents if missing; a :class:`KiwaraError` naming it
+    and ``what`` was to be written there if it cannot be made."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KiwaraError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+    return folder

@@ -139,3 +139,11 @@ def test_play_match_draws_chance_with_its_own_generator():
         assert final.is_terminal() and moves[:2] == list(final.cards)
         deals.add(tuple(moves[:2]))
     assert len(deals) > 2
+
+
+def test_no_agent_chooses_at_a_chance_node():
+    from kiwara_designer.errors import KiwaraError
+    from toy_games import Gamble
+    for spec in ("random", "greedy", "mcts:10"):
+        with pytest.raises(KiwaraError, match="chance node"):
+            make_agent(spec).choose(Gamble(("gamble",)), random.Random(0))

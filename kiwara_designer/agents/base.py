@@ -4,9 +4,9 @@ An agent sees a game only through the core protocol (:mod:`kiwara_designer.core.
 state's ``legal_moves``, ``apply``, ``current_player``, ``is_terminal``, ``returns`` and its
 ``game`` (for ``evaluate``), so it plays every registered game, any setup and any variant.
 
-Agents are registered by kind (``random``, ``greedy``, ``mcts``) for every game, or for one game
-(a game may bring its own ``greedy``, or an ``ismcts`` for hidden information); ``make_agent``
-looks up the game's own kinds first.
+Agents are registered by kind (``random``, ``greedy``, ``mcts``: each module registers its own)
+for every game, or for one game (a game may bring its own ``greedy``, or an ``ismcts`` for hidden
+information); ``make_agent`` looks up the game's own kinds first.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from ..core.game import CHANCE
 from ..errors import KiwaraError
 
 SPEC_HELP = ('agent specs: "random", "greedy", "mcts:ITERATIONS" (e.g. mcts:500), '
@@ -39,6 +40,8 @@ def _legal_moves(state: Any) -> list:
     moves = state.legal_moves()
     if not moves:
         raise KiwaraError("the game is over: there is no move to choose")
+    if state.current_player() == CHANCE:
+        raise KiwaraError("a chance node: its outcome is drawn (sample_chance), not chosen")
     return moves
 
 
@@ -66,7 +69,6 @@ def register_agent(kind: str, factory: AgentFactory, game: str | None = None) ->
 
 def agent_kinds(game: Any = None) -> list[str]:
     """The agent kinds ``make_agent`` accepts for ``game`` (None: for every game)."""
-    _register_builtins()
     name = getattr(game, "name", None)
     return sorted({kind for owner, kind in _AGENTS if owner is None or owner == name})
 
@@ -79,7 +81,6 @@ def make_agent(spec: str, game: Any = None) -> Agent:
     :class:`AgentSpecError` (a :class:`KiwaraError`) on anything else."""
     if not isinstance(spec, str):
         raise AgentSpecError(f"agent spec must be text, got {spec!r}; {SPEC_HELP}")
-    _register_builtins()
     text = spec.strip()
     parts = text.lower().split(":")
     kind, args = parts[0], parts[1:]
@@ -90,20 +91,13 @@ def make_agent(spec: str, game: Any = None) -> Agent:
     return factory(text, args, game)
 
 
-def _no_parameters(agent_type: type) -> AgentFactory:
+def no_parameters(kind: str, agent_type: type) -> AgentFactory:
+    """The factory of an agent spec that is just its kind (``random``, ``greedy``)."""
     def factory(text: str, args: list, game: Any) -> Agent:
         if args:
-            raise AgentSpecError(f"agent {text.lower().split(':')[0]!r} takes no parameters, "
-                                 f"got {text!r}")
+            raise AgentSpecError(f"agent {kind!r} takes no parameters, got {text!r}")
         return agent_type(text)
     return factory
 
 
-def _register_builtins() -> None:
-    if (None, "random") in _AGENTS:
-        return
-    from .greedy import GreedyAgent
-    from .mcts import make_mcts
-    register_agent("random", _no_parameters(RandomAgent))
-    register_agent("greedy", _no_parameters(GreedyAgent))
-    register_agent("mcts", make_mcts)
+register_agent("random", no_parameters("random", RandomAgent))

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .base import _legal_moves
+from .base import _legal_moves, no_parameters, register_agent
 
 
 @dataclass(frozen=True)
@@ -32,3 +32,6 @@ class GreedyAgent:
         best_value = max(values.values())
         best = [m for m, key in zip(moves, keys) if values[key] >= best_value - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)
+
+
+register_agent("greedy", no_parameters("greedy", GreedyAgent))

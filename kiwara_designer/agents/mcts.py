@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core.game import CHANCE, sample_chance
 from ..errors import KiwaraError
-from .base import SPEC_HELP, AgentSpecError, _legal_moves
+from .base import SPEC_HELP, AgentSpecError, _legal_moves, register_agent
 
 DEFAULT_ITERATIONS = 500
 PLAYOUTS = ("random", "greedy")
@@ -235,3 +235,6 @@ def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
         raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
                              f"move, got {text!r}")
     return MctsAgent(text, seconds=seconds, playout=playout)
+
+
+register_agent("mcts", make_mcts)

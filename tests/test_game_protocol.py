@@ -168,3 +168,35 @@ def test_perft_counts_chance_moves_once_each():
     assert perft(KUHN.new_state(), 2) == 6          # 3 cards, then 2
     assert perft(KUHN.new_state(), 3) == 12         # then check or bet
     assert perft(get_game("kiwara").new_state(), 2) == 1800   # the rules reference's value
+
+
+HIDDEN = [g for g in GAMES if not g.perfect_information]
+
+
+@pytest.mark.parametrize("game", HIDDEN, ids=[g.name for g in HIDDEN])
+def test_agents_decide_from_what_their_player_sees(game):
+    """Hidden information is honest: an agent given a state, or another state its player cannot
+    tell apart (a determinization), with the same generator, makes the same choice."""
+    from kiwara_designer.agents import AgentSpecError, agent_kinds, make_agent
+    agents = []
+    for kind in agent_kinds(game):
+        for spec in (f"{kind}:20", kind):       # a small budget where the agent takes one
+            try:
+                agents.append(make_agent(spec, game))
+                break
+            except AgentSpecError:
+                continue
+    assert {a.name for a in agents} >= {"random", "greedy"}
+    rng = random.Random(1)
+    compared = 0
+    for seed in range(WALKS):
+        for state in walk(game, seed)[:-1]:
+            player = state.current_player()
+            if player == CHANCE:
+                continue
+            twin = state.determinize(player, rng)
+            for agent in agents:
+                assert agent.choose(state, random.Random(seed)) == \
+                    agent.choose(twin, random.Random(seed)), agent.name
+            compared += twin != state
+    assert compared, "no state with something hidden was compared"

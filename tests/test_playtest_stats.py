@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
@@ -72,6 +73,26 @@ def test_mcnemar_exact_by_hand():
     assert mcnemar_exact(5, 5).p_value == 1.0
     assert mcnemar_exact(0, 0).p_value == 1.0
     assert binomial_two_sided_p(0, 3) == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("only_first, only_second", [(550, 650), (600, 601), (3000, 3300)])
+def test_mcnemar_exact_with_more_disagreements_than_floats_can_count(only_first, only_second):
+    # From 1,030 disagreeing pairs on, C(n, k) passes the float range (`kiwara compare` once
+    # crashed with OverflowError there). Checked against the tail summed as an exact fraction.
+    n = only_first + only_second
+    tail = min(only_first, only_second)
+    exact = Fraction(2 * sum(math.comb(n, i) for i in range(tail + 1)), 2 ** n)
+    p = mcnemar_exact(only_first, only_second).p_value
+    assert p == pytest.approx(float(min(exact, 1)), rel=1e-12)
+    # and near the normal approximation with continuity correction
+    z = (abs(only_first - only_second) - 1) / math.sqrt(n)
+    assert p == pytest.approx(math.erfc(z / math.sqrt(2)), rel=0.05)
+
+
+def test_mcnemar_exact_extremes_of_many_pairs():
+    assert mcnemar_exact(2000, 2000).p_value == 1.0
+    assert mcnemar_exact(0, 1500).p_value == 0.0          # 2 / 2^1500 is below the float range
+    assert mcnemar_exact(1500, 0).p_value == 0.0
 
 
 def test_paired_z_by_hand():

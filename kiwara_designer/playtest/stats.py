@@ -116,12 +116,15 @@ def two_proportion_z_test(x1: float, n1: int, x2: float, n2: int) -> TestResult:
 
 def binomial_two_sided_p(k: int, n: int) -> float:
     """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips (doubling the smaller
-    tail, capped at 1)."""
+    tail, capped at 1). The tail is summed in integers and divided once: binomial coefficients
+    pass the float range from n = 1,030 on."""
     if n == 0:
         return 1.0
-    tail = min(k, n - k)
-    mass = math.fsum(math.comb(n, i) for i in range(tail + 1)) / 2 ** n
-    return min(1.0, 2 * mass)
+    tail, term, total = min(k, n - k), 1, 0
+    for i in range(tail + 1):            # term = comb(n, i)
+        total += term
+        term = term * (n - i) // (i + 1)
+    return min(1.0, 2 * total / 2 ** n)
 
 
 def mcnemar_exact(only_first: int, only_second: int) -> TestResult:

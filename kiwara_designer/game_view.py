@@ -1,29 +1,48 @@
-"""Game positions and scores as terminal text (at the edge, like ``terminal``: the engine knows
-nothing of this module).
+"""Game positions and scores as terminal text, for ``kiwara play`` and ``kiwara replay`` alike (at
+the edge, like ``terminal``: the engine knows nothing of this module).
 
 Tokens: first player upper case, second player lower case, face-down tokens in brackets
-(``[z]``), empty cells ``·``.
+(``[z]``), empty cells ``·``; with colour, each player's tokens in their colour.
 """
 from __future__ import annotations
+
+from typing import Sequence
+
+import click
 
 from .engine import GameState, Scoring
 from .engine.variant import KIND_NAMES, KINDS
 from .terminal import draw_layout
 
 PLAYER_NAMES = ("first", "second")
+PLAYER_COLOURS = ("red", "blue")
 LEGEND = ("first player ZGELC, second player zgelc (zebra gazelle elephant lion crocodile); "
           "[z] face down")
 
 
-def token_text(state: GameState, cell: int) -> str:
-    """Three characters for a cell: `` Z ``, ``[g]``, `` · ``."""
+def styled(text: str, colour: bool, **style) -> str:
+    return click.style(text, **style) if colour else text
+
+
+def token_text(state: GameState, cell: int, colour: bool = False) -> str:
+    """Three characters for a cell: `` Z ``, ``[g]``, `` · ``; in the owner's colour if asked."""
     token = state.token(cell)
     if token is None:
         return " · "
     letter = token.kind if token.owner == 0 else token.kind.lower()
-    return f" {letter} " if token.face_up else f"[{letter}]"
+    text = f" {letter} " if token.face_up else f"[{letter}]"
+    return styled(text, colour, fg=PLAYER_COLOURS[token.owner], bold=token.face_up,
+                  dim=not token.face_up)
 
 
+def verdict(scoring: Scoring) -> str:
+    """``first player wins`` / ``draw`` at the end; ``… leads`` / ``level`` before it."""
+    if scoring.winner is None:
+        return "draw" if scoring.final else "level"
+    return f"{PLAYER_NAMES[scoring.winner]} player " + ("wins" if scoring.final else "leads")
+
+
+# -- replay: a position with its reserves, and the scoring table ----------------------------
 def draw_state(state: GameState, colour: bool = False) -> str:
     """The board with its tokens, the totem, the reserves and whose turn it is."""
     grid = state.grid
@@ -58,10 +77,85 @@ def scoring_table(scoring: Scoring) -> str:
         f"{PLAYER_NAMES[scoring.okapi]} player (+{scoring.okapi_points})"
     rows.append(f"Okapi: {okapi}")
     first, second = scoring.totals
-    if scoring.winner is None:
-        verdict = "draw" if scoring.final else "level"
-    else:
-        verdict = f"{PLAYER_NAMES[scoring.winner]} player " + ("wins" if scoring.final else "leads")
     kind = "final score" if scoring.final else "provisional score"
-    rows.append(f"{kind}: first {first}, second {second}: {verdict}")
+    rows.append(f"{kind}: first {first}, second {second}: {verdict(scoring)}")
     return "\n".join(rows)
+
+
+# -- play: the board with the totem beside the territory map, hands and majorities ---
+def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
+    """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
+    pointing at the line it faces."""
+    body = ["  " + line + "  " for line in lines]
+    top = " " * len(lines[0]) + "  "
+    bottom = top
+    if totem is not None:
+        edge = grid.position_edge(totem)
+        kind, index = grid.position_side(totem)
+        mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
+        mark = styled(mark, colour, fg="yellow", bold=True)
+        if kind == "column":
+            pad = " " * (2 + 5 + 4 * index)    # under the column letter of draw_layout's header
+            if edge == "top":
+                top = pad + mark
+            else:
+                bottom = pad + mark
+        else:
+            row_line = 2 + 2 * index           # header, wall, then a wall after every row
+            line = lines[row_line]
+            body[row_line] = f"{mark} {line}  " if edge == "left" else f"  {line} {mark}"
+    return [top] + body + [bottom]
+
+
+def draw_game(state: GameState, labels: Sequence[str], colour: bool = False) -> str:
+    """The board (tokens, rivers as walls, the totem), the territory map beside it, each side's
+    label (``labels``), hand and running score, and the territories' majorities."""
+    layout = state.layout
+    grid = layout.grid
+    tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
+    board = _with_totem(tokens.split("\n"), grid, state.totem, colour)
+    territories = draw_layout(layout, colour=colour).split("\n")
+    territories = [""] + territories + [""]
+    lines = [f"{left}   {right}".rstrip() for left, right in zip(board, territories)]
+    if state.totem is not None:
+        lines.append(f"totem at {state.totem}, facing {grid.line_name(state.totem)}")
+
+    scoring = state.scoring()
+    for player in (0, 1):
+        name = styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
+        hand = " ".join(f"{letter}{n}" for letter, n in state.reserve(player).items())
+        okapi = " (Okapi included)" if scoring.okapi == player else ""
+        lines.append(f"{name} {labels[player]:<16} hand {hand:<18} "
+                     f"{scoring.totals[player]:>3} points{okapi}")
+    parts = []
+    for t in scoring.territories:
+        first, second = t.tokens
+        lead = {None: "-", -1: "="}.get(t.controller) or PLAYER_NAMES[t.controller][0]
+        parts.append(f"{t.name} {first}:{second} {lead} {t.points}")
+    lines.append("territories (first:second tokens, leader f/s, points): " + "  ".join(parts))
+    return "\n".join(lines)
+
+
+def list_moves(state: GameState) -> str:
+    """The legal moves, compactly: placements that differ only by the animal or by the totem's
+    step are grouped, ``[ZGE]c3>12|13|14`` stands for nine moves."""
+    moves = [str(m) for m in state.legal_moves()]
+    by_rest: dict[str, list[str]] = {}
+    for text in moves:
+        if text[0] in "ZGELC" and len(text) > 1 and text[1].islower():
+            by_rest.setdefault(text[1:], []).append(text[0])
+        else:
+            by_rest.setdefault(text, []).append("")
+    by_placement: dict[str, list[str]] = {}
+    for rest, kinds in by_rest.items():
+        prefix = kinds[0] if len(kinds) == 1 else "[" + "".join(kinds) + "]"
+        head, sep, tail = (prefix + rest).partition(">")
+        by_placement.setdefault(head + sep, []).append(tail)
+    groups = [head + "|".join(tails) for head, tails in by_placement.items()]
+    return f"{len(moves)} legal moves: " + " ".join(groups)
+
+
+def outcome_line(state: GameState) -> str:
+    scoring = state.scoring()
+    first, second = scoring.totals
+    return f"game over: {verdict(scoring)}, {first} to {second}"

@@ -9,16 +9,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import click
-
-from . import game_view
 from .agents import Agent, make_agent
 from .errors import KiwaraError
-from .terminal import draw_layout
+from .game_view import PLAYER_COLOURS, PLAYER_NAMES, draw_game, list_moves, outcome_line, styled
 
 HUMAN = "human"
-PLAYER_NAMES = ("first", "second")
-PLAYER_COLOURS = ("red", "blue")
 QUIT_WORDS = {"quit", "q", "exit", "resign"}
 LIST_WORDS = {"?", "moves", "list"}
 HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
@@ -45,93 +40,6 @@ class Seat:
     @property
     def is_human(self) -> bool:
         return self.agent is None
-
-
-# -- drawing ----------------------------------------------------------------------------------
-def _styled(text: str, colour: bool, **style) -> str:
-    return click.style(text, **style) if colour else text
-
-
-def token_text(state: Any, cell: int, colour: bool = False) -> str:
-    """The engine view's three characters for a cell, in the owner's colour."""
-    text = game_view.token_text(state, cell)
-    token = state.token(cell)
-    if token is None:
-        return text
-    return _styled(text, colour, fg=PLAYER_COLOURS[token.owner], bold=token.face_up,
-                   dim=not token.face_up)
-
-
-def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
-    """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
-    pointing at the line it faces."""
-    body = ["  " + line + "  " for line in lines]
-    top = " " * len(lines[0]) + "  "
-    bottom = top
-    if totem is not None:
-        edge = grid.position_edge(totem)
-        kind, index = grid.position_side(totem)
-        mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
-        mark = _styled(mark, colour, fg="yellow", bold=True)
-        if kind == "column":
-            pad = " " * (2 + 5 + 4 * index)    # under the column letter of draw_layout's header
-            if edge == "top":
-                top = pad + mark
-            else:
-                bottom = pad + mark
-        else:
-            row_line = 2 + 2 * index           # header, wall, then a wall after every row
-            line = lines[row_line]
-            body[row_line] = f"{mark} {line}  " if edge == "left" else f"  {line} {mark}"
-    return [top] + body + [bottom]
-
-
-def draw_game(state: Any, seats: tuple[Seat, Seat], colour: bool = False) -> str:
-    """The board (tokens, rivers as walls, the totem), the territory map beside it, reserves,
-    running scores and the territories' majorities."""
-    layout = state.layout
-    grid = layout.grid
-    tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
-    board = _with_totem(tokens.split("\n"), grid, state.totem, colour)
-    territories = draw_layout(layout, colour=colour).split("\n")
-    territories = [""] + territories + [""]
-    lines = [f"{left}   {right}".rstrip() for left, right in zip(board, territories)]
-    if state.totem is not None:
-        lines.append(f"totem at {state.totem}, facing {grid.line_name(state.totem)}")
-
-    scoring = state.scoring()
-    for player in (0, 1):
-        name = _styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
-        hand = " ".join(f"{letter}{n}" for letter, n in state.reserve(player).items())
-        okapi = " (Okapi included)" if scoring.okapi == player else ""
-        lines.append(f"{name} {seats[player].label:<16} hand {hand:<18} "
-                     f"{scoring.totals[player]:>3} points{okapi}")
-    parts = []
-    for t in scoring.territories:
-        first, second = t.tokens
-        lead = {None: "-", -1: "="}.get(t.controller) or PLAYER_NAMES[t.controller][0]
-        parts.append(f"{t.name} {first}:{second} {lead} {t.points}")
-    lines.append("territories (first:second tokens, leader f/s, points): " + "  ".join(parts))
-    return "\n".join(lines)
-
-
-def list_moves(state: Any) -> str:
-    """The legal moves, compactly: placements that differ only by the animal or by the totem's
-    step are grouped, ``[ZGE]c3>12|13|14`` stands for nine moves."""
-    moves = [str(m) for m in state.legal_moves()]
-    by_rest: dict[str, list[str]] = {}
-    for text in moves:
-        if text[0] in "ZGELC" and len(text) > 1 and text[1].islower():
-            by_rest.setdefault(text[1:], []).append(text[0])
-        else:
-            by_rest.setdefault(text, []).append("")
-    by_placement: dict[str, list[str]] = {}
-    for rest, kinds in by_rest.items():
-        prefix = kinds[0] if len(kinds) == 1 else "[" + "".join(kinds) + "]"
-        head, sep, tail = (prefix + rest).partition(">")
-        by_placement.setdefault(head + sep, []).append(tail)
-    groups = [head + "|".join(tails) for head, tails in by_placement.items()]
-    return f"{len(moves)} legal moves: " + " ".join(groups)
 
 
 # -- the game loop ----------------------------------------------------------------------------
@@ -163,11 +71,11 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
     reserve) is played for them.
     """
     result = PlayResult(state)
-    write(draw_game(state, seats, colour))
+    write(draw_game(state, [seat.label for seat in seats], colour))
     while not state.is_terminal():
         player = state.current_player()
         seat = seats[player]
-        who = _styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
+        who = styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
         if not seat.is_human:
             move, note = _agent_move(seat.agent, state, rng)
             write(f"{who} ({seat.label}) plays {move}{note}")
@@ -185,7 +93,7 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
             move, after = asked
         state = after
         result.moves.append(str(move))
-        write(draw_game(state, seats, colour))
+        write(draw_game(state, [seat.label for seat in seats], colour))
     result.state, result.finished = state, True
     write(outcome_line(state))
     return result
@@ -215,15 +123,6 @@ def _ask_move(state, who: str, read, write) -> tuple[Any, Any] | None:
             return move, state.apply(move)     # the engine says why a move is illegal
         except KiwaraError as exc:
             write(f"not played: {exc} (type ? for the legal moves, help for the notation)")
-
-
-def outcome_line(state: Any) -> str:
-    scoring = state.scoring()
-    first, second = scoring.totals
-    if scoring.winner is None:
-        return f"game over: draw, {first} to {second}"
-    return (f"game over: {PLAYER_NAMES[scoring.winner]} player wins, "
-            f"{first} to {second}")
 
 
 # -- a session: what ``kiwara play`` sets up ---------------------------------------------------

@@ -44,22 +44,9 @@ class Move:
     def opening(cls, position: int) -> "Move":
         return cls(totem=position)
 
-    @classmethod
-    def placement(cls, kind: str, cell: int, totem: int | None, width: int,
-                  swaps: tuple[int, ...] = ()) -> "Move":
-        return cls(kind, cell, tuple(swaps), totem, width)
-
     @property
     def is_pass(self) -> bool:
         return self.kind is None and self.totem is None
-
-    @property
-    def is_opening(self) -> bool:
-        return self.kind is None and self.totem is not None
-
-    @property
-    def is_placement(self) -> bool:
-        return self.kind is not None
 
     def _cell_name(self, cell: int) -> str:
         return f"{COLUMN_LETTERS[cell % self.width]}{cell // self.width + 1}"

@@ -270,10 +270,6 @@ class GameState:
         return self._to_move
 
     @property
-    def to_move(self) -> int:
-        return self._to_move
-
-    @property
     def totem(self) -> int | None:
         """Totem position, None before the opening."""
         return None if self._totem < 0 else self._totem
@@ -530,9 +526,6 @@ class GameState:
     def play(self, text: str) -> "GameState":
         """Parse ``text`` as a move in notation and apply it."""
         return self.apply(Move.parse(text, self._t.grid))
-
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text, self._t.grid)
 
     # -- outcome -----------------------------------------------------------------------------
     def scoring(self) -> Scoring:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -168,9 +168,6 @@ class RuleVariant:
         except tomllib.TOMLDecodeError as exc:
             raise VariantError(f"{source}: invalid TOML: {exc}") from None
         return cls.from_dict(table, source, default_name)
-
-    def with_changes(self, **changes: Any) -> "RuleVariant":
-        return replace(self, **changes)
 
 
 def builtin_variant_names() -> list[str]:

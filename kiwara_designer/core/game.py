@@ -156,7 +156,7 @@ class GameNotFoundError(KiwaraError):
 GAMES: dict[str, str] = {
     "kiwara": "kiwara_designer.engine.game:KIWARA",
 }
-DEFAULT_GAME = "kiwara"   # what the lab and the agents play when no game is named
+DEFAULT_GAME = "kiwara"   # what the lab plays when no game is named
 
 
 def game_names() -> list[str]:

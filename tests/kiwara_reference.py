@@ -1,8 +1,30 @@
 """A deliberately simple second implementation of the Kiwara rules, for checking the engine.
 
-Written from the rules reference alone, sharing no code with ``kiwara_designer.engine``: cells are
-(column, row) pairs, the board is a dict, every candidate move is simulated on a copy and then
-written in notation. It is slow and obvious on purpose; perft from both must agree exactly.
+Written from the rules reference alone (docs/rules/kiwara.md), sharing no code with
+``kiwara_designer.engine``: cells are (column, row) pairs, the board is a dict, every candidate move is
+simulated on a copy and then written in notation. It is slow and obvious on purpose; perft from both
+must agree exactly.
+
+``Reference(rows, **rules)``; the rules (defaults in DEFAULT_RULES) are:
+
+- ``tokens``, ``points`` per animal letter (Z G E L C); ``steps`` the totem steps (1, 2, 3);
+  ``crocodile_swaps`` 0, 1 or "chain"; ``gazelles_flee``, ``zebras_flip``, ``face_down_next_to_lion``,
+  ``second_player_places_first``; ``okapi`` (points of the Okapi when there is no deck);
+- ``totem_direction``: "clockwise" (p to p + k) or "anticlockwise" (p to p - k, the forced jump
+  searching the same way; stone numbers unchanged);
+- ``reinforcement``: "okapi" (default) or "deck";
+- ``deck``: the deck in its fixed order, **top first** (the reference never shuffles): a list whose
+  items are a card name of the built-in ``sample`` deck (``"drums"``), a dict ``{"name", "effect",
+  "value"}`` or a tuple ``(name, effect, value)``; or ``"sample"``, the ten sample cards in the order
+  the rules page lists them (SAMPLE_DECK);
+- ``handicap``: ``(cards for player 0, cards for player 1)``, dealt from the top, player 0's first.
+
+Moves are written as the engine writes them: ``T7``, ``Zc3>12``, ``Cb2xc2xd3>4``, ``Gf5``, ``pass``,
+and card uses ``+stampede`` (again), ``+drums:14`` (totem), ``+sunrise:c3`` (rise), ``+hunter:c3``
+(scare), ``+jackal:c3`` (chase), ``+ford:c3-d3`` (swap, own cell first). A card use is a move of its
+own at the start of a placement turn; the same player then plays the placement move. perft counts
+both. A state holds ``deck`` (remaining card tuples, top first), ``held`` (per player), ``card_used``
+(a card was used in this turn) and ``extra`` (an ``again`` turn follows this one).
 """
 from __future__ import annotations
 
@@ -19,7 +41,30 @@ DEFAULT_RULES = {
     "face_down_next_to_lion": True,
     "second_player_places_first": True,
     "okapi": 5,
+    "totem_direction": "clockwise",
+    "reinforcement": "okapi",
+    "deck": "sample",
+    "handicap": (0, 0),
 }
+
+# (name, effect, value): the rules page's built-in deck, in the order it lists the cards
+SAMPLE_DECK = [("okapi", "points", 5), ("waterhole", "points", 3), ("drums", "totem", None),
+               ("storm", "totem", None), ("stampede", "again", None), ("migration", "again", None),
+               ("sunrise", "rise", None), ("hunter", "scare", None), ("jackal", "chase", None),
+               ("ford", "swap", None)]
+EFFECTS = ("points", "totem", "again", "rise", "scare", "chase", "swap")
+
+
+def as_card(item):
+    """A deck item as a (name, effect, value) tuple."""
+    if isinstance(item, str):
+        return next(card for card in SAMPLE_DECK if card[0] == item)
+    if isinstance(item, dict):
+        item = (item["name"], item["effect"], item.get("value"))
+    name, effect, value = item
+    if effect not in EFFECTS:
+        raise ValueError(f"unknown card effect {effect!r}")
+    return (name, effect, value)
 
 
 class Reference:
@@ -35,6 +80,14 @@ class Reference:
         for cell, t in self.territory.items():
             self.territory_cells.setdefault(t, []).append(cell)
         self.lines = [self.line(p) for p in range(self.number_of_positions())]
+        self.direction = {"clockwise": 1, "anticlockwise": -1}[self.rules["totem_direction"]]
+        self.with_deck = self.rules["reinforcement"] == "deck"
+        if not self.with_deck and any(self.rules["handicap"]):
+            raise ValueError("a handicap needs reinforcement = deck")
+        deck = self.rules["deck"]
+        self.deck = [as_card(c) for c in (SAMPLE_DECK if deck == "sample" else deck)] if self.with_deck else []
+        if sum(self.rules["handicap"]) > len(self.deck):
+            raise ValueError("the handicap deals more cards than the deck holds")
 
     # -- board geometry, straight from the rules text ---------------------------------------
     def name(self, cell):
@@ -65,8 +118,12 @@ class Reference:
 
     # -- game --------------------------------------------------------------------------------
     def start(self):
+        first, second = self.rules["handicap"]
+        deck = tuple(self.deck)
+        held = (deck[:first], deck[first:first + second])
         return {"board": {}, "reserves": (dict(self.rules["tokens"]), dict(self.rules["tokens"])),
-                "totem": None, "player": 0, "okapi": None, "serial": 0}
+                "totem": None, "player": 0, "okapi": None, "serial": 0,
+                "deck": deck[first + second:], "held": held, "card_used": False, "extra": False}
 
     def is_over(self, state):
         if state["totem"] is None:
@@ -91,6 +148,10 @@ class Reference:
         if sum(reserve.values()) == 0:
             return [("pass", dict(state, player=1 - player))]
         result = {}
+        if not state["card_used"]:
+            for card in state["held"][player]:
+                for text, after in self.card_uses(state, card):
+                    result.setdefault(text, after)
         for cell in self.lines[state["totem"]]:
             if cell in state["board"]:
                 continue
@@ -150,15 +211,27 @@ class Reference:
             self.crocodile_swaps(n, new_board, reserves, new_text, swapped_ids + [token["id"]],
                                  results)
 
+    def okapi_moment(self, state, board):
+        """After a placement or a card, with its effects: the first full territory gives the player
+        the Okapi, or in a deck game the deck's top card (none left: nothing). Returns the changes."""
+        if state["okapi"] is not None:
+            return {}
+        if not any(all(c in board for c in cells) for cells in self.territory_cells.values()):
+            return {}
+        player = state["player"]
+        changes = {"okapi": player}
+        if state["deck"]:
+            held = list(state["held"])
+            held[player] = held[player] + (state["deck"][0],)
+            changes.update(deck=state["deck"][1:], held=tuple(held))
+        return changes
+
     def finish_turn(self, state, text, board, reserves):
         player = state["player"]
-        okapi = state["okapi"]
-        if okapi is None:
-            for cells in self.territory_cells.values():
-                if all(c in board for c in cells):
-                    okapi = player
-        after = {"board": board, "reserves": reserves, "totem": state["totem"],
-                 "player": 1 - player, "okapi": okapi, "serial": state["serial"] + 1}
+        after = dict(state, board=board, reserves=reserves, serial=state["serial"] + 1,
+                     player=player if state["extra"] else 1 - player,
+                     card_used=False, extra=False)
+        after.update(self.okapi_moment(state, board))
         if self.is_over(after):
             return [(text, after)]
         n = self.number_of_positions()
@@ -166,17 +239,78 @@ class Reference:
         def has_room(position):
             return any(c not in board for c in self.lines[position])
 
+        def stone(step):
+            return (state["totem"] + self.direction * step) % n
+
         targets = []
         for step in self.rules["steps"]:
-            p = (state["totem"] + step) % n
-            if has_room(p) and p not in targets:
-                targets.append(p)
+            if has_room(stone(step)) and stone(step) not in targets:
+                targets.append(stone(step))
         if not targets:
             step = max(self.rules["steps"]) + 1
-            while not has_room((state["totem"] + step) % n):
+            while not has_room(stone(step)):
                 step += 1
-            targets.append((state["totem"] + step) % n)
+            targets.append(stone(step))
         return [(f"{text}>{p}", dict(after, totem=p)) for p in targets]
+
+    # -- reinforcement cards ---------------------------------------------------------------------
+    def card_uses(self, state, card):
+        """Every use of a held card at the start of a placement turn, as (notation, state after)."""
+        name, effect, _ = card
+        player = state["player"]
+        board = state["board"]
+        held = list(state["held"])
+        held[player] = tuple(held[player][:held[player].index(card)]
+                             + held[player][held[player].index(card) + 1:])
+        base = dict(state, held=tuple(held), card_used=True)
+        uses = []   # (text, changes)
+        if effect == "totem":
+            for p in range(self.number_of_positions()):
+                if p != state["totem"] and any(c not in board for c in self.lines[p]):
+                    uses.append((f"+{name}:{p}", {"totem": p}))
+        elif effect == "again":
+            uses.append((f"+{name}", {"extra": True}))
+        elif effect in ("rise", "scare", "chase"):
+            for cell, token in sorted(board.items()):
+                if effect == "rise":
+                    wanted = token["owner"] == player and not token["up"]
+                elif effect == "scare":
+                    wanted = token["owner"] != player and token["animal"] == "Z" and token["up"]
+                else:
+                    wanted = token["owner"] != player and token["animal"] == "G"
+                if not wanted:
+                    continue
+                new_board = dict(board)
+                reserves = state["reserves"]
+                if effect == "chase":
+                    del new_board[cell]
+                    reserves = (dict(reserves[0]), dict(reserves[1]))
+                    reserves[token["owner"]]["G"] += 1
+                else:
+                    new_board[cell] = dict(token, up=effect == "rise")
+                uses.append((f"+{name}:{self.name(cell)}", {"board": new_board, "reserves": reserves}))
+        elif effect == "swap":
+            for own, token in sorted(board.items()):
+                if token["owner"] != player:
+                    continue
+                for theirs in self.neighbours(own):
+                    other = board.get(theirs)
+                    if other is None or other["owner"] == player:
+                        continue
+                    if self.territory[own] == self.territory[theirs]:
+                        continue
+                    new_board = dict(board)
+                    new_board[own], new_board[theirs] = dict(other), dict(token)
+                    for cell in (own, theirs):   # only the moved zebra or gazelle can turn down
+                        if new_board[cell]["animal"] in "ZG" and self.next_to_a_lion(new_board, cell):
+                            new_board[cell]["up"] = False
+                    uses.append((f"+{name}:{self.name(own)}-{self.name(theirs)}", {"board": new_board}))
+        result = []
+        for text, changes in uses:
+            after = dict(base, **changes)
+            after.update(self.okapi_moment(after, after["board"]))
+            result.append((text, after))
+        return result
 
     # -- checks --------------------------------------------------------------------------------
     def play(self, state, text):
@@ -203,6 +337,10 @@ class Reference:
                 totals[0] += points
             elif count[1] > count[0]:
                 totals[1] += points
-        if state["okapi"] is not None:
+        if self.with_deck:
+            for player in (0, 1):
+                totals[player] += sum(value for _, effect, value in state["held"][player]
+                                      if effect == "points")
+        elif state["okapi"] is not None:
             totals[state["okapi"]] += self.rules["okapi"]
         return tuple(totals)

@@ -121,3 +121,19 @@ def test_other_board_sizes_and_token_counts_agree(rows, steps):
             move = rng.choice(state.legal_moves())
             state, ref_state = state.apply(move), ref.play(ref_state, str(move))
         assert ref.moves(ref_state) == [] and state.scoring().totals == ref.score(ref_state)
+
+
+def test_anticlockwise_totem_agrees_with_the_reference():
+    from kiwara_designer.layout import Layout
+    rows = ["AAB", "ACB", "CCB"]
+    variant = RuleVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
+                          crocodile_tokens=2, totem_direction="anticlockwise")
+    ref = Reference(rows, tokens=SMALL_TOKENS, totem_direction="anticlockwise")
+    state = new_game(Layout.from_rows(rows), variant)
+    assert perft(state, 3) == ref.perft(ref.start(), 3)
+    rng = random.Random(3)
+    ref_state = ref.start()
+    while not state.is_terminal():   # forced jumps happen late in the game
+        assert sorted(map(str, state.legal_moves())) == sorted(t for t, _ in ref.moves(ref_state))
+        move = rng.choice(state.legal_moves())
+        state, ref_state = state.apply(move), ref.play(ref_state, str(move))

@@ -87,3 +87,22 @@ def relative_luminance_lstar(hex_colour: str) -> float:
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     y = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else 24389 / 27 * y
+
+
+def raster(svg: str, dpi: float):
+    """The page rendered by cairosvg: (pixels per mm, function (x_mm, y_mm) -> (r, g, b))."""
+    import io
+
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
+
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), dpi,
+                         background_color="white")
+    image = surface.cairo
+    image.flush()
+    data, stride, scale = bytes(image.get_data()), image.get_stride(), dpi / 25.4
+
+    def pixel(x_mm: float, y_mm: float) -> tuple[int, int, int]:
+        at = int(y_mm * scale) * stride + int(x_mm * scale) * 4   # BGRA, little-endian ARGB32
+        return data[at + 2], data[at + 1], data[at]
+    return scale, pixel

@@ -86,7 +86,7 @@ def test_export_layout_from_stdin(tmp_path):
 def test_export_kit_as_svg_files(tmp_path):
     result = run("export", "classic", "-o", str(tmp_path / "set.svg"), "--kit")
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["set-board.svg", "set-cards.svg",
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set-board.svg", "set-rules.svg",
                                                           "set-tokens.svg"]
     assert len(find_class(parse((tmp_path / "set-tokens.svg").read_text()), "front")) == 30
 

@@ -10,8 +10,14 @@ from kiwara_designer.printing import (A4, LETTER, Paper, PrintError, PrintOption
                                       default_cell_mm)
 from kiwara_designer.printing.board import RIVER_COLOUR, TINTS
 from svg_support import (NS, board_group, bounds, classes, expected_rivers, find_class, length_mm,
-                         line_coords, parse, relative_luminance_lstar, rivers_drawn, texts,
+                         line_coords, parse, raster, relative_luminance_lstar, rivers_drawn, texts,
                          translate_of)
+
+try:
+    import cairosvg  # noqa: F401
+    HAVE_CAIRO = True
+except (ImportError, OSError):
+    HAVE_CAIRO = False
 
 CLASSIC_ROWS = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 
@@ -42,10 +48,11 @@ def test_board_fits_inside_ten_mm_margins(paper, cell, name):
     tx, ty = translate_of(board_group(root))
     width, height = length_mm(root.get("width")), length_mm(root.get("height"))
     board_ids = {id(e) for e in board_group(root).iter()}
+    definitions = {id(e) for d in root.iter(NS + "defs") for e in d.iter()}   # clip shapes
     checked = 0
     for element in root.iter():
         box = bounds(element)
-        if box is None or element.tag == NS + "svg":
+        if box is None or element.tag == NS + "svg" or id(element) in definitions:
             continue
         if id(element) in board_ids:
             box = (box[0] + tx, box[1] + ty, box[2] + tx, box[3] + ty)
@@ -211,12 +218,13 @@ def test_large_board_is_tiled_with_overlap_marks():
     cell = 45
     pages = board_pages(load_layout("classic"), PrintOptions(cell_mm=cell), "classic")
     # piece 8 × 45 = 360 by 7 × 45 = 315 mm; window 277 by 190 - 22 = 168 mm: 2 × 2 pages
-    assert [p.name for p in pages] == ["board-1", "board-2", "board-3", "board-4"]
+    assert [p.name for p in pages] == ["board-map", "board-1", "board-2", "board-3", "board-4"]
+    pages = pages[1:]
     windows, marks = [], []
     for page in pages:
         root = parse(page.svg)
         assert length_mm(root.get("width")) == 297
-        (clip,) = root.iter(NS + "clipPath")
+        (clip,) = [c for c in root.iter(NS + "clipPath") if c.get("id").startswith("window")]
         (rect,) = clip.iter(NS + "rect")
         x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
         assert x >= 10 and y >= 10 and x + w <= 287 and y + h <= 200
@@ -277,3 +285,139 @@ def test_tiles_cover_the_extent_with_the_overlap(extent, window, overlap):
     # and no more pages than needed: one fewer could not cover it with that overlap
     n = len(starts)
     assert (n - 1) * (window - overlap) + overlap < extent + 1e-6 or n == 2
+
+
+# -- print-ready output (issue 15) --------------------------------------------------------------
+OPTION_SETS = [PrintOptions(), PrintOptions(crop_marks=True), PrintOptions(bleed_mm=3),
+               PrintOptions(crop_marks=True, bleed_mm=3), PrintOptions(backs="duplex", bleed_mm=5)]
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER, Paper.parse("420x297")])
+def test_same_cell_size_with_and_without_print_options(paper):
+    from dataclasses import replace
+
+    from kiwara_designer.printing import print_set
+    layout = load_layout("classic")
+    cells, tokens = set(), set()
+    for options in OPTION_SETS:
+        options = replace(options, paper=paper)
+        cells.add(default_cell_mm(layout.grid, options))
+        pages = print_set(layout, options, kit=True)
+        root = parse(pages[0].svg)
+        cells.add(float(find_class(root, "cell")[0].get("width")))
+        for page in pages:
+            for token in find_class(parse(page.svg), "front"):
+                if token.get("data-animal"):
+                    tokens.update(float(c.get("r")) for c in token.iter(NS + "circle")
+                                  if "disc" in classes(c))
+    assert len(cells) == 1 and len(tokens) == 1
+    assert tokens.pop() == pytest.approx(0.8 * cells.pop() / 2)   # the kit follows the board
+
+
+def label_box(label) -> tuple[float, float, float, float]:
+    """A generous box of a label's glyphs: 0.6 em a character, from the baseline up 0.75 em."""
+    x, y, size = (float(label.get(k)) for k in ("x", "y", "font-size"))
+    width = 0.6 * size * len(label.text)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[label.get("text-anchor")]
+    return left, y - 0.75 * size, left + width, y
+
+
+@pytest.mark.parametrize("rows", [CLASSIC_ROWS, ["ADDDFF", "ABBDDF", "ABCCDD", "BBCEED", "CCCCED"],
+                                  ["AAAAAAAAAAAA", "BBBBBBBBBBBB", "CCCCCCCCCCCC"]])   # sizes 12
+@pytest.mark.parametrize("cell", [25, 12, 40])
+def test_labels_are_not_under_the_token_circle(rows, cell):
+    root = single_page(Layout.from_rows(rows), PrintOptions(Paper.parse("600x400"), cell_mm=cell))
+    labels = texts(root, "size-label") + texts(root, "territory-name")
+    assert len(labels) == 2 * len(set("".join(rows)))
+    radius = 0.8 * cell / 2     # a token's disc, centred on its cell
+    for label in labels:
+        x0, y0, x1, y1 = label_box(label)
+        col, row = int(x0 // cell), int(y0 // cell)
+        assert (int(x1 // cell), int(y1 // cell)) == (col, row), label.text   # inside one cell
+        cx, cy = (col + 0.5) * cell, (row + 0.5) * cell
+        # the box's point nearest the token's centre lies outside the disc
+        nx, ny = min(max(cx, x0), x1), min(max(cy, y0), y1)
+        assert (nx - cx) ** 2 + (ny - cy) ** 2 > radius ** 2, (label.text, label.attrib)
+        territory = label.get("data-territory") or label.text
+        assert rows[row][col] == territory
+
+
+def test_rivers_are_clipped_to_the_board():
+    root = single_page(load_layout("classic"), PrintOptions(cell_mm=25))
+    (group,) = find_class(root, "rivers")
+    clip_id = group.get("clip-path")[len("url(#"):-1]
+    (clip,) = [c for c in root.iter(NS + "clipPath") if c.get("id") == clip_id]
+    (rect,) = clip.iter(NS + "rect")
+    assert [float(rect.get(k)) for k in ("x", "y", "width", "height")] == [0, 0, 150, 125]
+    assert len(find_class(group, "river")) == 25
+
+
+@pytest.mark.skipif(not HAVE_CAIRO, reason="needs the pdf extra (cairosvg and libcairo)")
+@pytest.mark.parametrize("name", ["classic", "president"])
+def test_rivers_stop_at_the_border_when_rendered(name):
+    page = board_pages(load_layout(name), PrintOptions(cell_mm=25))[0]
+    root = parse(page.svg)
+    tx, ty = translate_of(board_group(root))
+    scale, pixel = raster(page.svg, 300)
+    blue = lambda rgb: rgb[2] > rgb[0] + 60 and rgb[2] > rgb[1] + 30   # noqa: E731
+    ends = 0
+    for x1, y1, x2, y2 in drawn_rivers(root):
+        for x, y in ((x1, y1), (x2, y2)):
+            outward = [(0, -1)] * (y == 0) + [(0, 1)] * (y == 125) + [(-1, 0)] * (x == 0) + \
+                      [(1, 0)] * (x == 150)
+            for dx, dy in outward:
+                ends += 1
+                assert blue(pixel(tx + x, ty + y - 2 * dy)) or blue(pixel(tx + x - 2 * dx, ty + y)), \
+                    "sample inside is on the river"
+                assert not blue(pixel(tx + x + 0.5 * dx, ty + y + 0.5 * dy)), (x, y)
+    assert ends >= 6
+
+
+def test_bleed_alone_draws_cut_marks():
+    root = single_page(load_layout("classic"), PrintOptions(bleed_mm=3))
+    assert len(find_class(root, "crop-mark")) == 8 and not find_class(root, "trim")
+    plain = single_page(load_layout("classic"))
+    assert not find_class(plain, "crop-mark") and len(find_class(plain, "trim")) == 1
+
+
+def test_tiled_guides_are_drawn_above_the_rivers_with_a_casing():
+    pages = board_pages(load_layout("president"), PrintOptions(cell_mm=45, crop_marks=True))
+    for page in pages[1:]:
+        order = [classes(e) for e in parse(page.svg).iter()]
+        last_river = max(i for i, c in enumerate(order) if "river" in c)
+        first_guide = min(i for i, c in enumerate(order) if "overlap-mark" in c)
+        assert first_guide > last_river
+        for mark in find_class(parse(page.svg), "overlap-mark"):
+            casing, dashed = list(mark.iter(NS + "line"))
+            assert casing.get("stroke") == "#FFFFFF" and dashed.get("stroke-dasharray")
+            assert float(casing.get("stroke-width")) > float(dashed.get("stroke-width"))
+
+
+def test_assembly_map_shows_every_tile_where_it_goes():
+    pages = board_pages(load_layout("president"), PrintOptions(cell_mm=45, crop_marks=True),
+                        "président")
+    assert pages[0].name == "board-map" and len(pages) == 7     # 3 columns, 2 rows of tiles
+    root = parse(pages[0].svg)
+    tiles = {t.get("data-page"): tuple(float(t.get(k)) for k in ("x", "y", "width", "height"))
+             for t in find_class(root, "tile")}
+    assert sorted(tiles) == [str(n) for n in range(1, 7)]
+    assert sorted(e.text for e in texts(root, "tile-number")) == sorted(tiles)
+    for page in pages[1:]:   # each tile's window, board-local, is the one outlined on the map
+        tile = parse(page.svg)
+        (clip,) = [c for c in tile.iter(NS + "clipPath") if c.get("id").startswith("window")]
+        (rect,) = clip.iter(NS + "rect")
+        tx, ty = translate_of(board_group(tile))
+        window = (float(rect.get("x")) - tx, float(rect.get("y")) - ty, float(rect.get("width")),
+                  float(rect.get("height")))
+        assert tiles[page.name.split("-")[1]] == pytest.approx(window)
+    assert len(find_class(root, "overlap-mark")) == 2 + 1     # two x and one y alignment lines
+
+
+def test_the_command_that_recreates_a_board_is_printed_on_it():
+    command = "kiwara generate --seed 175220 --mix 3,3,5,5,7,7"
+    for options in (PrintOptions(), PrintOptions(cell_mm=45)):
+        pages = board_pages(load_layout("classic"), options, "seed 175220", command)
+        root = parse(pages[0].svg)
+        printed = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
+        assert command in printed.replace("  ·  ", " ") or \
+            " ".join(e.text for e in texts(root, "command")) == command

@@ -40,12 +40,19 @@ LETTER = Paper("letter", 279.4, 215.9)
 NAMED_PAPERS = {"a4": A4, "letter": LETTER}
 
 
+BACKS = ("fold", "duplex")
+
+
 @dataclass(frozen=True)
 class PrintOptions:
     """How to print: ``cell_mm=None`` picks the largest whole-mm cell that fits (see
-    :func:`kiwara_designer.printing.board.default_cell_mm`). ``bleed_mm`` extends the board's
-    background beyond its cut line so a slightly-off cut leaves no white edge; crop marks show
-    where the cut line is. ``overlap_mm`` is how much tiled pages share."""
+    :func:`kiwara_designer.printing.board.default_cell_mm`; the same whatever the other options).
+    ``bleed_mm`` extends every piece's background beyond its cut line so a slightly-off cut
+    leaves no white edge; crop marks show where the cut lines are (drawn whenever there is
+    bleed, since the cut is then invisible). Cut lines stay inside the margins; bleed and marks
+    run into them. ``backs`` puts the backs of tokens and cards beside the fronts, to fold
+    (``"fold"``), or on the next page, mirrored for double-sided printing (``"duplex"``).
+    ``overlap_mm`` is how much tiled pages share."""
 
     paper: Paper = A4
     cell_mm: float | None = None
@@ -53,6 +60,7 @@ class PrintOptions:
     bleed_mm: float = 0.0
     margin_mm: float = 10.0
     overlap_mm: float = 12.0
+    backs: str = "fold"
 
     def __post_init__(self) -> None:
         if self.cell_mm is not None and not (5 <= self.cell_mm <= 500):
@@ -61,6 +69,13 @@ class PrintOptions:
             raise PrintError(f"bleed must be 0..20 mm, got {self.bleed_mm:g}")
         if not 0 <= self.margin_mm <= min(self.paper.width_mm, self.paper.height_mm) / 4:
             raise PrintError(f"margin {self.margin_mm:g} mm does not suit {self.paper.name} paper")
+        if self.backs not in BACKS:
+            raise PrintError(f"backs must be one of {', '.join(BACKS)}, got {self.backs!r}")
+
+    @property
+    def marks(self) -> bool:
+        """Whether cut lines are shown by crop marks (asked for, or implied by bleed)."""
+        return self.crop_marks or self.bleed_mm > 0
 
     @property
     def printable(self) -> tuple[float, float]:
@@ -85,6 +100,18 @@ class Rect:
 
     def grown(self, by: float) -> "Rect":
         return Rect(self.x - by, self.y - by, self.width + 2 * by, self.height + 2 * by)
+
+    def moved(self, dx: float, dy: float) -> "Rect":
+        return Rect(self.x + dx, self.y + dy, self.width, self.height)
+
+    def union(self, other: "Rect") -> "Rect":
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
+
+    def intersection(self, other: "Rect") -> "Rect | None":
+        x, y = max(self.x, other.x), max(self.y, other.y)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        return Rect(x, y, right - x, bottom - y) if right > x and bottom > y else None
 
     def contains(self, other: "Rect", tolerance: float = 1e-6) -> bool:
         return (other.x >= self.x - tolerance and other.y >= self.y - tolerance

@@ -6,15 +6,19 @@ or PNG raises a :class:`PrintError` that says so.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from pathlib import Path
 from typing import Sequence
 
 from ..core.io import write_bytes, write_text
-from .sheet import Page
 from .page import PrintError
+from .pdfboxes import add_page_boxes, mm_box
+from .sheet import Page
 
 FORMATS = ("svg", "pdf", "png")
 PNG_DPI = 150
+MIN_DPI, MAX_DPI = 30, 1200
 MAX_PNG_PIXELS = 100_000_000   # an A0 sheet at 150 dpi is 35 million; 100 million RGBA is 400 MB
 MISSING_CAIRO = ("{fmt} output needs cairosvg and the cairo library: pip install "
                  "'kiwara-designer[pdf]' (and e.g. apt-get install libcairo2), or write .svg")
@@ -64,6 +68,8 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
         def _create_surface(self, width, height):
             if not shared:
                 shared.append(cairocffi.PDFSurface(self.output, width, height))
+                # PDF 1.4 has no object streams: page objects stay plain for add_page_boxes
+                shared[0].restrict_to_version(cairocffi.PDF_VERSION_1_4)
             else:
                 shared[0].set_size(width, height)
             return shared[0], width, height
@@ -73,7 +79,20 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
         surface.cairo.show_page()
     if shared:
         shared[0].finish()
-    return output.getvalue()
+    return add_page_boxes(output.getvalue(), [page_boxes(page) for page in pages])
+
+
+def page_boxes(page: Page):
+    """The page's (TrimBox, BleedBox) in PDF points when it has bleed, else None."""
+    if page.trim is None or page.bleed_mm <= 0:
+        return None
+    trim = page.trim
+    bleed = trim.grown(page.bleed_mm)
+    # a box may not leave the page: bleed beyond the paper is lost anyway
+    x0, y0 = max(bleed.x, 0.0), max(bleed.y, 0.0)
+    x1, y1 = min(bleed.right, page.width_mm), min(bleed.bottom, page.height_mm)
+    return (mm_box(trim.x, trim.y, trim.width, trim.height, page.height_mm),
+            mm_box(x0, y0, x1 - x0, y1 - y0, page.height_mm))
 
 
 def png_pixels(page: Page, dpi: int = PNG_DPI) -> tuple[int, int]:
@@ -89,10 +108,36 @@ def check_png_size(page: Page, dpi: int = PNG_DPI) -> None:
                          f"million); write .svg or .pdf, or use a smaller --paper")
 
 
+def check_dpi(dpi: int) -> int:
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise PrintError(f"resolution must be {MIN_DPI}..{MAX_DPI} dpi, got {dpi}")
+    return dpi
+
+
 def render_png(page: Page, dpi: int = PNG_DPI) -> bytes:
+    """The page as a PNG at ``dpi``, which is stored in the file (a ``pHYs`` chunk) so that
+    viewers and printers print it at true size."""
+    check_dpi(dpi)
     check_png_size(page, dpi)
     cairosvg = _cairosvg("png")
-    return cairosvg.svg2png(bytestring=page.svg.encode("utf-8"), dpi=dpi, background_color="white")
+    data = cairosvg.svg2png(bytestring=page.svg.encode("utf-8"), dpi=dpi, background_color="white")
+    return with_resolution(data, dpi)
+
+
+def with_resolution(png: bytes, dpi: int) -> bytes:
+    """``png`` with a ``pHYs`` chunk (pixels per metre, both axes) right after its header
+    chunk, replacing any it had."""
+    signature, chunks, at = png[:8], [], 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        end = at + 12 + length
+        if kind != b"pHYs":
+            chunks.append(png[at:end])
+        at = end
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)   # unit 1: the metre
+    phys = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    return signature + chunks[0] + phys + b"".join(chunks[1:])
 
 
 def page_paths(path: str, pages: Sequence[Page]) -> list[Path]:
@@ -103,11 +148,11 @@ def page_paths(path: str, pages: Sequence[Page]) -> list[Path]:
     return [target.with_name(f"{target.stem}-{page.name}{target.suffix}") for page in pages]
 
 
-def write_pages(pages: Sequence[Page], path: str, stdout=None) -> list[str]:
+def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG_DPI) -> list[str]:
     """Write ``pages`` to ``path`` in the format its extension names; return the files written.
 
-    PDF holds every page; SVG and PNG write one file per page when there are several.
-    ``-`` writes a single SVG page to ``stdout`` (a text stream).
+    PDF holds every page; SVG and PNG (at ``dpi``) write one file per page when there are
+    several. ``-`` writes a single SVG page to ``stdout`` (a text stream).
     """
     fmt = output_format(path)
     if path == "-":
@@ -121,12 +166,12 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None) -> list[str]:
         return [path]
     if fmt == "png":
         for page in pages:      # before the first file is written
-            check_png_size(page)
+            check_png_size(page, check_dpi(dpi))
     written = []
     for page, target in zip(pages, page_paths(path, pages)):
         if fmt == "svg":
             write_text(target, page.svg + "\n", "the board")
         else:
-            write_bytes(target, render_png(page), "the board")
+            write_bytes(target, render_png(page, dpi), "the board")
         written.append(str(target))
     return written

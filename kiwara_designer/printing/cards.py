@@ -1,0 +1,265 @@
+"""Card sheets: pieces of one size on a grid of shared straight cut lines, fronts and backs.
+
+Any game's cards or tokens print through here, so every sheet cuts the same way:
+
+- pieces abut on a grid, so one straight cut (guillotine, or ruler and knife) separates two
+  rows or two columns; the grid's outer sides get ``options.bleed_mm`` of background;
+- with ``options.marks`` (crop marks asked for, or bleed) crop marks extend every cut line
+  outside the grid, cut short near the paper's edge; without, hairlines show the cut lines;
+- ``options.backs == "fold"``: fronts left of a dashed fold line, backs mirrored on the right
+  (fold, glue, cut); ``"duplex"``: a page of fronts, then a page of backs mirrored left to right
+  for double-sided printing, flipped on the side edge;
+- the sheet turns to portrait when that holds more pieces (nine 63 × 88 mm cards on A4 or
+  Letter in duplex, four in fold mode); more pieces go on more pages.
+
+The small API:
+
+``Card(title, body=(), value="", colour=..., ink=..., art=None, back=CardBack(), data=())``
+    a card's content: title on top, ``art(drawing, box)`` drawn into the art box (returns an
+    SVG element; e.g. :func:`kiwara_designer.printing.art.emblem`), ``value`` large under it,
+    ``body`` paragraphs wrapped below; ``colour`` is its background (into the bleed); ``data``
+    adds ``data-*`` attributes to the card's group.
+``card_pages(cards, options, name="cards", heading=...)``
+    the pages of 63 × 88 mm cards (``size=`` for another card size).
+``Piece(front, back, group="")`` and ``piece_pages(pieces, size, options, name, heading)``
+    the layer beneath, for pieces that draw themselves: ``front(drawing, trim, bleed)`` and
+    ``back(...)`` get the piece's cut rectangle and its background rectangle (the cut rectangle
+    grown by the bleed on sides without a neighbour) and return an element; a change of
+    ``group`` starts a new row (each player's tokens on rows of their own).
+
+>>> from kiwara_designer.printing import PrintOptions, A4
+>>> pages = card_pages([Card("Okapi", ("+5 at the end",), value="+5")] * 9,
+...                    PrintOptions(A4, backs="duplex", bleed_mm=3))
+>>> [(p.name, p.width_mm, p.height_mm) for p in pages]
+[('cards-fronts', 210.0, 297.0), ('cards-backs', 210.0, 297.0)]
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .page import PrintError, PrintOptions, Rect, mm
+from .sheet import (CUT_GUIDE, INK, Page, crop_marks, fitting_size, new_drawing, safe_area, text,
+                    wrap)
+
+CARD_SIZE = (63.0, 88.0)      # the usual poker-card size
+HEADER_BAND = 8.0             # the sheet's instructions sit in the top margin, or in this band
+FOLD_CLEARANCE = 3.0          # least room between the fold line and a piece's cut line
+
+Draw = Callable[[Any, Rect, Rect], Any]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece that draws itself: ``front(drawing, trim, bleed)`` and ``back(...)`` (None for a
+    blank back) return SVG elements; ``group`` changes start a new row."""
+
+    front: Draw
+    back: Draw | None = None
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class CardBack:
+    label: str = "KIWARA"
+    colour: str = "#4A3325"
+    ink: str = "#D8C9A0"
+    text_colour: str = "#F5EBD3"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card's content; see the module docstring."""
+
+    title: str
+    body: tuple[str, ...] = ()
+    value: str = ""
+    colour: str = "#F4EEDC"
+    ink: str = INK
+    art: Callable[[Any, Rect], Any] | None = None
+    back: CardBack = CardBack()
+    data: tuple[tuple[str, str], ...] = ()
+
+    def piece(self) -> Piece:
+        return Piece(self._front, self._back)
+
+    def _front(self, drawing, trim: Rect, bleed: Rect):
+        group = drawing.g(**{"class": "card front", **{f"data-{k}": v for k, v in self.data}})
+        group.add(_rect(drawing, bleed, fill=self.colour))
+        inset = 0.05 * trim.width
+        group.add(_rect(drawing, trim.grown(-inset), fill="none", stroke=self.ink, stroke_width=0.5,
+                        rx=2))
+        size = min(0.11 * trim.width, trim.width * 0.8 / (0.62 * max(len(self.title), 1)))
+        group.add(text(drawing, self.title, trim.x + trim.width / 2, trim.y + 0.13 * trim.height,
+                       size, weight="bold", fill=self.ink, class_="card-title"))
+        art_box = Rect(trim.x + 0.2 * trim.width, trim.y + 0.2 * trim.height, 0.6 * trim.width,
+                       0.36 * trim.height)
+        if self.art:
+            group.add(self.art(drawing, art_box))
+        y = art_box.bottom + 0.07 * trim.height
+        if self.value:
+            group.add(text(drawing, self.value, trim.x + trim.width / 2, y, 0.16 * trim.width,
+                           weight="bold", fill=self.ink, class_="card-value"))
+            y += 0.1 * trim.height
+        size = 0.05 * trim.width
+        for paragraph in self.body:
+            for line in wrap(paragraph, trim.width - 4 * inset, size):
+                group.add(text(drawing, line, trim.x + trim.width / 2, y, size, fill=self.ink,
+                               class_="card-text"))
+                y += 1.3 * size
+        return group
+
+    def _back(self, drawing, trim: Rect, bleed: Rect):
+        back = self.back
+        group = drawing.g(**{"class": "card back"})
+        group.add(_rect(drawing, bleed, fill=back.colour))
+        step = 0.05 * trim.width
+        for k in range(1, 6):
+            group.add(_rect(drawing, trim.grown(-step * k), fill="none", stroke=back.ink,
+                            stroke_width=0.5, rx=2))
+        group.add(text(drawing, back.label, trim.x + trim.width / 2, trim.y + trim.height / 2,
+                       0.11 * trim.width, weight="bold", fill=back.text_colour))
+        return group
+
+
+def card_pages(cards: Sequence[Card], options: PrintOptions, *, name: str = "cards",
+               heading: str = "Cards", size: tuple[float, float] = CARD_SIZE) -> list[Page]:
+    return piece_pages([card.piece() for card in cards], size, options, name=name, heading=heading)
+
+
+def _rect(drawing, r: Rect, **attributes):
+    return drawing.rect((mm(r.x), mm(r.y)), (mm(r.width), mm(r.height)), **attributes)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How pieces sit on one orientation of the paper."""
+
+    width: float         # the page
+    height: float
+    columns: int
+    rows: int
+    top: float           # where the printable area starts below the instructions
+
+    @property
+    def capacity(self) -> int:
+        return self.columns * self.rows
+
+
+def _plan(size: tuple[float, float], options: PrintOptions, width: float, height: float) -> _Plan:
+    w, h = size
+    margin = options.margin_mm
+    top = margin + max(0.0, HEADER_BAND - margin)
+    across = width - 2 * margin
+    if options.backs == "fold":   # each half holds a grid, clear of the fold
+        across = width / 2 - margin - max(FOLD_CLEARANCE, options.bleed_mm + 1)
+    return _Plan(width, height, max(0, math.floor(across / w + 1e-9)),
+                 max(0, math.floor((height - top - margin) / h + 1e-9)), top)
+
+
+def _rows(pieces: Sequence[Piece], columns: int) -> list[list[Piece]]:
+    rows: list[list[Piece]] = []
+    for piece in pieces:
+        if not rows or len(rows[-1]) == columns or rows[-1][-1].group != piece.group:
+            rows.append([])
+        rows[-1].append(piece)
+    return rows
+
+
+def piece_pages(pieces: Sequence[Piece], size: tuple[float, float], options: PrintOptions, *,
+                name: str, heading: str) -> list[Page]:
+    """The pages holding ``pieces`` of ``size`` (width, height) mm; see the module docstring."""
+    paper = options.paper
+    orientations = {(paper.width_mm, paper.height_mm), (paper.height_mm, paper.width_mm)}
+    plans = [_plan(size, options, w, h) for w, h in sorted(orientations, key=lambda o: o[0] < o[1])]
+    plan = max(plans, key=lambda p: p.capacity)   # the paper as given on a tie
+    if plan.capacity == 0:
+        raise PrintError(f"{paper.name} paper is too small for {size[0]:g} × {size[1]:g} mm "
+                         f"pieces ({heading.lower()}) with {options.margin_mm:g} mm margins")
+    rows = _rows(pieces, plan.columns)
+    sheets = [rows[i:i + plan.rows] for i in range(0, len(rows), plan.rows)]
+    pages = []
+    for number, sheet in enumerate(sheets, start=1):
+        stem = name if len(sheets) == 1 else f"{name}-{number}"
+        if options.backs == "fold":
+            pages.append(_sheet(sheet, size, options, plan, stem, heading, "fold"))
+        else:
+            pages += [_sheet(sheet, size, options, plan, f"{stem}-fronts", heading, "fronts"),
+                      _sheet(sheet, size, options, plan, f"{stem}-backs", heading, "backs")]
+    return pages
+
+
+INSTRUCTIONS = {
+    "fold": "fold along the dashed line, backs behind fronts (glue if you like), then cut along "
+            "the lines",
+    "fronts": "print double-sided, flipping on the side edge (long edge for portrait, short for "
+              "landscape); backs are on the next page",
+    "backs": "backs of the previous page, mirrored to fall behind their fronts",
+}
+
+
+def _sheet(rows: list[list[Piece]], size: tuple[float, float], options: PrintOptions, plan: _Plan,
+           name: str, heading: str, side: str) -> Page:
+    w, h = size
+    bleed, width, height = options.bleed_mm, plan.width, plan.height
+    drawing = new_drawing(width, height, heading)
+    grid_w, grid_h = plan.columns * w, len(rows) * h
+    if side == "fold":
+        x0 = width / 2 - max(FOLD_CLEARANCE, bleed + 1) - grid_w
+    else:
+        x0 = (width - grid_w) / 2      # centred: the mirrored backs fall on the same grid
+    y0 = plan.top + (height - options.margin_mm - plan.top - grid_h) / 2
+    grid = Rect(x0, y0, grid_w, grid_h)
+
+    def filled(r: int, c: int) -> bool:
+        return 0 <= r < len(rows) and 0 <= c < len(rows[r])
+
+    trims = []
+    for r, row in enumerate(rows):
+        for c, piece in enumerate(row):
+            trim = Rect(x0 + c * w, y0 + r * h, w, h)
+            grow = [bleed * (not filled(r, c - 1)), bleed * (not filled(r - 1, c)),
+                    bleed * (not filled(r, c + 1)), bleed * (not filled(r + 1, c))]
+            if side != "backs":
+                drawing.add(piece.front(drawing, trim, _grown(trim, *grow)))
+            mirrored = Rect(width - trim.right, trim.y, w, h)
+            if side != "fronts" and piece.back is not None:
+                left, top_, right, bottom = grow
+                drawing.add(piece.back(drawing, mirrored, _grown(mirrored, right, top_, left, bottom)))
+            trims.append(trim)
+            if side == "fold":
+                trims.append(mirrored)
+    xs = [x0 + k * w for k in range(plan.columns + 1)]
+    ys = [y0 + k * h for k in range(len(rows) + 1)]
+    if side == "backs":
+        xs, grid = [width - x for x in reversed(xs)], Rect(width - grid.right, grid.y, grid_w, grid_h)
+    header_y = plan.top - HEADER_BAND / 2
+    if options.marks:   # marks stay clear of the instructions line
+        safe = safe_area(width, height)
+        limit = Rect(safe.x, header_y + 2, safe.width, safe.bottom - header_y - 2)
+        for mark in crop_marks(drawing, grid, bleed, xs=xs, ys=ys, limit=limit,
+                               sides="tbl" if side == "fold" else "tblr"):
+            drawing.add(mark)
+    elif side != "backs":
+        for trim in trims[::2] if side == "fold" else trims:
+            guide = _rect(drawing, trim, fill="none", stroke=CUT_GUIDE, stroke_width=0.2)
+            guide["class"] = "cut-guide"
+            drawing.add(guide)
+    if side == "fold":
+        line = drawing.line((mm(width / 2), mm(grid.y)), (mm(width / 2), mm(grid.bottom)),
+                            stroke="#888888", stroke_width=0.3, stroke_dasharray="2,2")
+        line["class"] = "fold-line"
+        drawing.add(line)
+    line = f"{heading}: {INSTRUCTIONS[side]}."
+    drawing.add(text(drawing, line, options.margin_mm, header_y,
+                     fitting_size(line, width - 2 * options.margin_mm, 3.0), anchor="start",
+                     class_="sheet-title"))
+    box = trims[0]
+    for trim in trims[1:]:
+        box = box.union(trim)
+    return Page(name, width, height, drawing.tostring(), box, bleed)
+
+
+def _grown(r: Rect, left: float, top: float, right: float, bottom: float) -> Rect:
+    return Rect(r.x - left, r.y - top, r.width + left + right, r.height + top + bottom)

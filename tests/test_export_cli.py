@@ -216,3 +216,63 @@ def test_generate_refuses_bad_print_options_before_drawing(args, message, tmp_pa
     assert result.exit_code == 2
     assert message in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+# -- print-ready output (issue 15) and the kit's variant (issue 10) ---------------------------
+def test_export_kit_reads_the_variant(tmp_path):
+    result = run("export", "classic", "-o", str(tmp_path / "set.svg"), "--kit",
+                 "--variant", "gazelles_3")
+    assert result.exit_code == 0, result.output
+    tokens = parse((tmp_path / "set-tokens.svg").read_text())
+    gazelles = [t for t in find_class(tokens, "front") if t.get("data-animal") == "gazelle"]
+    assert len(gazelles) == 12 and {t.get("data-points") for t in gazelles} == {"3"}
+    rules = " ".join(e.text for e in parse((tmp_path / "set-rules.svg").read_text()).iter(NS + "text"))
+    assert "variant gazelles_3" in rules
+    bad = run("export", "classic", "-o", str(tmp_path / "x.svg"), "--variant", "nosuch")
+    assert bad.exit_code == 2 and "nosuch" in bad.stderr and not (tmp_path / "x.svg").exists()
+
+
+def test_export_duplex_backs_and_president_title(tmp_path):
+    result = run("export", "president", "-o", str(tmp_path / "p.svg"), "--kit", "--backs", "duplex",
+                 "--bleed-mm", "3")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "p-board.svg", "p-rules.svg", "p-tokens-backs.svg", "p-tokens-fronts.svg"]
+    board = parse((tmp_path / "p-board.svg").read_text())
+    title = find_class(board, "title-block")[0]
+    assert next(title.iter(NS + "text")).text == "président"
+    assert find_class(board, "crop-mark")
+
+
+@pytest.mark.skipif(not HAVE_CAIRO, reason="needs the pdf extra")
+def test_export_png_dpi(tmp_path):
+    import struct
+    result = run("export", "classic", "-o", str(tmp_path / "b.png"), "--dpi", "300")
+    assert result.exit_code == 0, result.output
+    data = (tmp_path / "b.png").read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (3508, 2480)
+    assert data[37:41] == b"pHYs" and struct.unpack(">II", data[41:49]) == (11811, 11811)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dpi", "300"], "--dpi only applies to .png output"),
+    (["--dpi", "5", "-o", "b.png"], "--dpi"),
+    (["--backs", "glue"], "--backs"),
+])
+def test_export_print_option_errors(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("export", "classic", *(["-o", "b.svg"] if "-o" not in args else []), *args)
+    assert result.exit_code == 2 and message in result.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_generate_prints_the_command_that_draws_it_again(quick_generator, tmp_path):
+    target = tmp_path / "b.svg"
+    result = run("generate", "--seed", "3", "--mix", "7,3,5,3,7,5", "-o", str(target))
+    assert result.exit_code == 0, result.output
+    command = "kiwara generate --seed 3 --mix 3,3,5,5,7,7"
+    assert f"(again: {command})" in result.stdout
+    root = parse(target.read_text())
+    assert " ".join(e.text for e in find_class(root, "command")) == command
+    again = run(*command.split()[1:], "-o", str(tmp_path / "again.svg"))
+    assert generated_layout(again.stdout) == generated_layout(result.stdout)

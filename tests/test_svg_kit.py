@@ -77,11 +77,15 @@ def test_tokens_and_rules_follow_the_variant():
     assert okapi.get("data-points") == "7"
 
 
-def test_rules_summary_names_the_totem_direction_when_the_variant_has_one():
-    class Anticlockwise(RuleVariant):   # the parameter another change adds to the variant
-        totem_direction = "anticlockwise"
-    words = " ".join(e.text for e in kit_roots(variant=Anticlockwise())["rules"].iter(NS + "text"))
-    assert "anticlockwise" in words
+def test_totem_direction_on_the_rules_page_and_the_board():
+    variant = RuleVariant.from_dict({"totem_direction": "anticlockwise"}, "test", "backwards")
+    pages = print_set(load_layout("classic"), kit=True, variant=variant)
+    words = " ".join(e.text for e in parse(pages[-1].svg).iter(NS + "text"))
+    assert "1 to 3 stones anticlockwise" in words
+    board = parse(pages[0].svg)
+    assert len(find_class(board, "anticlockwise")) == 4 and not find_class(board, "clockwise")
+    classic = parse(print_set(load_layout("classic"), kit=True)[-1].svg)
+    assert "1 to 3 stones clockwise" in " ".join(e.text for e in classic.iter(NS + "text"))
 
 
 def test_two_player_colours_and_distinct_backs():

@@ -27,8 +27,9 @@ def print_set(layout: Layout, options: PrintOptions = PrintOptions(), *, title: 
               kit: bool = False, variant: RuleVariant = RuleVariant(),
               command: str | None = None) -> list[Page]:
     """The board's pages (several if tiled), then the kit's sheets for ``variant`` if ``kit``;
-    ``command`` (the command line that recreates a generated board) is printed on the board."""
-    pages = board_pages(layout, options, title, command)
+    ``command`` (the command line that recreates a generated board) is printed on the board, and
+    the track's arrows show the variant's totem direction."""
+    pages = board_pages(layout, options, title, command, variant.totem_direction)
     if kit:
         pages += kit_pages(options, resolve_cell_mm(layout.grid, options), variant)
     return pages

@@ -5,6 +5,7 @@ page places the board with a single ``translate`` so a printout at 100 % is the 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import svgwrite
@@ -15,7 +16,7 @@ from ..layout import Layout
 from ..validation import STICKS_IN_BOX
 from .page import A4, LETTER, NAMED_PAPERS, PrintError, PrintOptions, Rect, mm, tile_starts
 from .sheet import (CROP_GAP, CROP_LENGTH, CUT_GUIDE, INK, Page, crop_marks, fitting_size,
-                    new_drawing, safe_area, text, wrap)
+                    new_drawing, safe_area, text)
 
 # Savanna tints, ordered so that territories numbered one after the other (often neighbours)
 # differ by at least 16 in CIE L*, and the first six (a six-territory board) by at least 7 from
@@ -48,6 +49,7 @@ class BoardGeometry:
 
     grid: Grid
     cell: float
+    direction: str = "clockwise"   # the totem's, as the variant says: the track's arrows show it
 
     @property
     def label_band(self) -> float:      # column letters / row numbers between board and stones
@@ -245,7 +247,8 @@ def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometr
 
 
 def _draw_track(drawing, group: Group, geometry: BoardGeometry) -> None:
-    """The totem's walk through the stones, with arrowheads after each corner: clockwise."""
+    """The totem's walk through the stones, with arrowheads after each corner pointing the way
+    it walks (clockwise unless the variant says otherwise)."""
     board, d, c = geometry.board, geometry.stone_offset, geometry.cell
     track = drawing.rect((mm(-d), mm(-d)), (mm(board.width + 2 * d), mm(board.height + 2 * d)),
                          rx=mm(0.3 * c), fill="none", stroke=TRACK_COLOUR, stroke_width=mm(0.12 * c))
@@ -255,11 +258,13 @@ def _draw_track(drawing, group: Group, geometry: BoardGeometry) -> None:
     heads = [((-0.05 * c, -d), (1, 0)), ((board.right + d, -0.05 * c), (0, 1)),
              ((board.right + 0.05 * c, board.bottom + d), (-1, 0)),
              ((-d, board.bottom + 0.05 * c), (0, -1))]
+    turn = 1 if geometry.direction == "clockwise" else -1
     for (x, y), (dx, dy) in heads:
+        dx, dy = turn * dx, turn * dy
         points = [(x + dx * s, y + dy * s), (x - dx * s - dy * s, y - dy * s + dx * s),
                   (x - dx * s + dy * s, y - dy * s - dx * s)]
         arrow = drawing.polygon([(mm(px), mm(py)) for px, py in points], fill="#8C7B55")
-        arrow["class"] = "clockwise"
+        arrow["class"] = geometry.direction
         group.add(arrow)
 
 
@@ -289,7 +294,16 @@ def _panel_height(lines: list[str], command: str | None) -> float:
 
 
 def _command_lines(command: str | None) -> list[str]:
-    return wrap(command, PANEL_WIDTH, 2.8) if command else []
+    """The command in lines that break between options, never inside one."""
+    if not command:
+        return []
+    lines: list[str] = []
+    for part in re.findall(r"--\S+(?: (?!--)\S+)?|\S+", command):
+        if lines and len(lines[-1]) + 1 + len(part) <= PANEL_WIDTH / (0.55 * 2.8):
+            lines[-1] += " " + part
+        else:
+            lines.append(part)
+    return lines
 
 
 def _draw_title_block(drawing, lines: list[str], box: Rect, compact: bool,
@@ -325,13 +339,15 @@ def _draw_title_block(drawing, lines: list[str], box: Rect, compact: bool,
 
 
 def board_pages(layout: Layout, options: PrintOptions = PrintOptions(),
-                title: str = "Kiwara board", command: str | None = None) -> list[Page]:
+                title: str = "Kiwara board", command: str | None = None,
+                direction: str = "clockwise") -> list[Page]:
     """The board on one sheet with its title block, or tiled over several sheets when it is
     larger than the paper (an assembly map first, then the tiles: neighbouring sheets overlap by
     ``options.overlap_mm`` and carry the same dashed alignment line). ``command`` (the command
-    line that draws this board again) is printed in the title block."""
+    line that draws this board again) is printed in the title block; ``direction`` is the
+    totem's."""
     cell = resolve_cell_mm(layout.grid, options)
-    geometry = BoardGeometry(layout.grid, cell)
+    geometry = BoardGeometry(layout.grid, cell, direction)
     trim = geometry.trim
     paper, margin = options.paper, options.margin_mm
     width, height = options.printable

@@ -23,7 +23,7 @@ def _plural(count: int, word: str) -> str:
 
 def summary(variant: RuleVariant) -> list[tuple[str, str]]:
     """The rules as (heading, paragraph) pairs, worded from the variant's parameters."""
-    direction = getattr(variant, "totem_direction", "clockwise")
+    direction = variant.totem_direction
     lo, hi = variant.totem_min_step, variant.totem_max_step
     steps = _plural(lo, "stone") if lo == hi else f"{lo} to {hi} stones"
     first = "second" if variant.first_placer == "second" else "first"

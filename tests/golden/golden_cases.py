@@ -105,7 +105,7 @@ SESSIONS = [
         Step("export-stdout", ("export", "classic", "-o", "-")),
         Step("export-kit-letter", ("export", "president", "-o", "kit.svg", "--kit", "--paper",
                                    "letter", "--crop-marks", "--bleed-mm", "3"),
-             files=("kit-board.svg", "kit-tokens.svg", "kit-cards.svg")),
+             files=("kit-board.svg", "kit-tokens.svg", "kit-rules.svg")),
         Step("export-invalid-note", ("export", "split.txt", "-o", "split.svg", "--cell-mm", "30"),
              files=("split.svg",)),
         Step("export-bad-paper", ("export", "classic", "-o", "x.svg", "--paper", "b5")),

@@ -168,6 +168,18 @@ def test_a_following_rhinoceros_may_move_an_uncovered_face_down_card():
     assert legal_moves(deck, 0, variant, ["G6", "G2:2>2"]) == ["G1", "D1", "M1", "M6"]
 
 
+def test_a_rhinoceros_may_slide_a_card_onto_an_empty_position():
+    # p0 plays out pile 1 (G6 then G1); p1 follows G4 then G2. When G2 is played p0's pile 1 is
+    # empty and pile 2 is [M1 down, M6 up]: M6 may go to the empty position 1 or under pile 2.
+    deck = deal(["G1", "M1"], ["P4", "P6"], ["G6", "M6"], ["G4", "G2"], [], [])
+    variant = small(2, 0)
+    start = ["G6", "G4", "G1"]
+    assert legal_moves(deck, 0, variant, start) == ["G2", "G2:2>1", "G2:2>2"]
+    # G2 beats G1, p1 leads P4; p0 discards from what it holds then
+    assert legal_moves(deck, 0, variant, start + ["G2:2>1", "P4"]) == ["M1", "M6"]   # two piles
+    assert legal_moves(deck, 0, variant, start + ["G2:2>2", "P4"]) == ["M1"]         # M6 beneath
+
+
 def test_a_rhinoceros_that_leaves_one_pile_with_a_face_down_top_reveals_it_at_once():
     deck = deal(["G1"], ["M6"], ["M2"], ["P1"], ["D6"], ["G6"])
     variant = small(1, 1)
@@ -313,6 +325,29 @@ def test_random_full_rounds_count_45_crowns_unless_ended_by_hyenas():
             assert sum(result["crowns"]) == 45 and result["tricks"] == 14
             assert result["crowns"][result["winner"]] > result["crowns"][1 - result["winner"]]
     assert seen_crown_end and seen_hyena_end
+
+
+@pytest.mark.parametrize("variant", [
+    {"cheetah_may_pass": False, "snake_hidden_tops": True},      # the Game Park adaptation
+    {"blocked_cards_follow": True, "eagle_may_flee": False},
+    {"hyenas_to_lose": 3, "mouse_beats_elephant": False},
+])
+def test_no_variant_ever_leaves_the_player_to_move_without_a_move(variant):
+    # every card is somewhere (hands, piles, trick, scoring piles) and a round only stops at its end
+    rng = random.Random(11)
+    variant = dict(variant, round1_leader="random")
+    for _ in range(25):
+        deck = ALL_CARDS[:]
+        rng.shuffle(deck)
+        state = replay(deck, rng.randrange(2), variant, [])
+        while not state["over"]:
+            legal = legal_in(state)
+            assert legal, "a player is left with nothing to play"
+            state = apply(state, rng.choice(legal))
+            held = [c for p in (0, 1) for c in state["hands"][p]]
+            held += [c for p in (0, 1) for pile in state["piles"][p] for c, _ in pile]
+            held += [c for _, c, _ in state["trick"]] + state["scored"][0] + state["scored"][1]
+            assert sorted(held) == sorted(ALL_CARDS)
 
 
 def test_unknown_variant_keys_are_refused():

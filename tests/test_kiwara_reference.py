@@ -287,3 +287,34 @@ def test_perft_counts_a_card_use_and_the_turn_after_it():
     # Per kind: a1 18+18+18, a2 18+18+27 -> 117; three kinds 351.
     assert ref.perft(ref.play(state, "+stampede"), 1) == 18
     assert ref.perft(plain, 2) == 351 and ref.perft(state, 2) == 351 + 18
+
+
+def test_the_okapi_moment_is_checked_again_after_a_card():
+    # A hand-made position with territory B full and no Okapi moment yet: using a card is enough
+    # to give its user the top card (the rule page checks after every card effect).
+    ref = reference(reinforcement="deck", deck=[])
+    state = position(ref, {"c1": "1G", "c2": "0z"}, totem=0, held=(("sunrise",), ()),
+                     deck=("hunter",))
+    after = ref.play(state, "+sunrise:c2")
+    assert after["okapi"] == 0 and [c[0] for c in after["held"][0]] == ["hunter"]
+    assert cards(ref, after) == []                               # not usable in this turn
+
+
+def test_a_chase_that_breaks_a_full_territory_takes_nothing_back_and_gives_no_second_draw():
+    ref = reference(reinforcement="deck", deck=[])
+    # B (c1 c2) is full and the Okapi moment went to player 1, who drew drums
+    state = position(ref, {"c1": "1G", "c2": "0G"}, totem=2, held=(("jackal",), ("drums",)),
+                     deck=("okapi",), okapi=1)
+    after = ref.play(state, "+jackal:c1")
+    assert (2, 0) not in after["board"] and after["held"][1] == state["held"][1]
+    # player 0 refills c1: B is full again, but there is one Okapi moment per game
+    refilled = ref.play(after, "Zc1>3")
+    assert refilled["deck"] == state["deck"] and refilled["okapi"] == 1
+
+
+def test_again_when_the_turn_ends_the_game_gives_nothing():
+    ref = reference(reinforcement="deck", deck=[])
+    tokens = {"a1": "0Z", "b1": "0G", "c1": "1G", "a2": "1Z", "b2": "1G"}
+    state = position(ref, tokens, totem=2, held=(("stampede",), ()), okapi=0)
+    end = ref.play(ref.play(state, "+stampede"), "Gc2")            # the last cell: no totem move
+    assert ref.moves(end) == [] and ref.is_over(end)

@@ -99,6 +99,7 @@ def test_evaluate_is_zero_sum_and_exact_at_the_end(seed):
     assert evaluate(final, 0) == pytest.approx(first - second)
 
 
+@pytest.mark.slow
 def test_mcts_beats_random():
     mcts, rand = make_agent("mcts:60"), make_agent("random")
     start = new_game(CLASSIC)

@@ -4,20 +4,14 @@ from __future__ import annotations
 import json
 import random
 
-from click.testing import CliRunner
 
 from kiwara_designer.agents import make_agent, play_match
-from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, new_game
 from kiwara_designer.formats import load_layout
 
 
-def run(args, input=None):
-    return CliRunner().invoke(main, ["play", *args], input=input)
-
-
-def test_person_against_agent_lists_moves_rejects_bad_ones_and_quits():
-    result = run(["--second", "greedy", "--seed", "1"], input="T7\n?\nZz9\nZa1>3\nquit\n")
+def test_person_against_agent_lists_moves_rejects_bad_ones_and_quits(run):
+    result = run("play", "--second", "greedy", "--seed", "1", input="T7\n?\nZz9\nZa1>3\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "second (greedy) plays " in out
@@ -28,19 +22,19 @@ def test_person_against_agent_lists_moves_rejects_bad_ones_and_quits():
     assert "Traceback" not in out
 
 
-def test_end_of_input_stops_cleanly():
-    result = run(["--second", "random", "--seed", "2"], input="")
+def test_end_of_input_stops_cleanly(run):
+    result = run("play", "--second", "random", "--seed", "2", input="")
     assert result.exit_code == 0
     assert "game stopped after 0 moves." in result.output
 
 
-def test_a_whole_game_typed_by_two_people_is_recorded_for_replay(tmp_path):
+def test_a_whole_game_typed_by_two_people_is_recorded_for_replay(run, tmp_path):
     # The moves of a seeded random game, typed in (with blank lines and a listing in between).
     _, moves = play_match(new_game(load_layout("classic")), (make_agent("random"),) * 2,
                           random.Random(8))
     typed = "\n".join(["", "?"] + [str(m) for m in moves]) + "\n"
     path = tmp_path / "game.json"
-    result = run(["--first", "human", "--second", "human", "--record", str(path)], input=typed)
+    result = run("play", "--first", "human", "--second", "human", "--record", path, input=typed)
     assert result.exit_code == 0, result.output
     assert "game over: " in result.output
     record = GameRecord.load(str(path))
@@ -51,38 +45,38 @@ def test_a_whole_game_typed_by_two_people_is_recorded_for_replay(tmp_path):
     assert data["result"]["scores"] == list(final.scoring().totals)
 
 
-def test_agents_play_each_other_reproducibly_and_replay_accepts_the_record():
+def test_agents_play_each_other_reproducibly_and_replay_accepts_the_record(run):
     args = ["--first", "greedy", "--second", "mcts:10", "--seed", "4", "--record", "-"]
-    first, second = run(args), run(args)
+    first, second = run("play", *args), run("play", *args)
     assert first.exit_code == 0
     record = json.loads(first.stdout)
     assert record == json.loads(second.stdout)
     assert record["players"] == ["greedy", "mcts:10"] and record["seed"] == 4
-    replay = CliRunner().invoke(main, ["replay", "-", "--json"], input=first.stdout)
+    replay = run("replay", "-", "--json", input=first.stdout)
     assert replay.exit_code == 0, replay.output
     assert json.loads(replay.output)["scores"] == record["result"]["scores"]
 
 
-def test_colour_only_when_asked():
-    plain = run(["--first", "random", "--second", "random", "--seed", "3"])
-    coloured = run(["--first", "random", "--second", "random", "--seed", "3", "--colour"])
+def test_colour_only_when_asked(run):
+    plain = run("play", "--first", "random", "--second", "random", "--seed", "3")
+    coloured = run("play", "--first", "random", "--second", "random", "--seed", "3", "--colour")
     assert "\x1b[" not in plain.output and "\x1b[" in coloured.output
 
 
-def test_bad_agent_spec_is_a_one_line_usage_error():
-    result = run(["--second", "mcts:lots"])
+def test_bad_agent_spec_is_a_one_line_usage_error(run):
+    result = run("play", "--second", "mcts:lots")
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert "--second" in result.output and "mcts:lots" in result.output
 
 
-def test_bad_layout_is_a_one_line_error():
-    result = run(["--layout", "no-such-board.txt", "--first", "random", "--second", "random"])
+def test_bad_layout_is_a_one_line_error(run):
+    result = run("play", "--layout", "no-such-board.txt", "--first", "random", "--second", "random")
     assert result.exit_code == 2 and result.output.startswith("kiwara: error:")
 
 
-def test_layout_from_stdin_is_refused_when_a_person_plays():
-    result = run(["--layout", "-"], input="ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n")
+def test_layout_from_stdin_is_refused_when_a_person_plays(run):
+    result = run("play", "--layout", "-", input="ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n")
     assert result.exit_code == 2 and "stdin carries a person's moves" in result.output
 
 

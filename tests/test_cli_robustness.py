@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, RuleVariant
 from kiwara_designer.errors import KiwaraError
 from kiwara_designer.formats import load_layout, parse_layouts
@@ -20,10 +18,6 @@ FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
 SMALL_LIST = ["layouts", "list", "--width", "3", "--height", "2", "--territories", "2",
               "--sizes", "3"]   # 3 layouts, no cost: the default 6 x 5 board takes seconds
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def assert_one_line_error(result, *words, code=2):
@@ -36,7 +30,7 @@ def assert_one_line_error(result, *words, code=2):
 
 
 # -- rules variants ------------------------------------------------------------------------------
-def test_huge_totem_step_is_refused_not_a_hang(tmp_path):
+def test_huge_totem_step_is_refused_not_a_hang(run, tmp_path):
     # range(1, 10**21) per totem position: the engine never finished building its tables
     path = tmp_path / "far.toml"
     path.write_text("totem_max_step = 1000000000000000000000\n")
@@ -51,19 +45,19 @@ def test_huge_totem_step_is_refused_not_a_hang(tmp_path):
     (b"zebra_tokens = 4\n\xff\xfe\n", ["bad.toml:2", "not UTF-8"]),
     (b"zebra_tokens = 4\0\n", ["bad.toml", "binary"]),
 ])
-def test_variant_file_that_is_not_text(tmp_path, data, words):
+def test_variant_file_that_is_not_text(run, tmp_path, data, words):
     (tmp_path / "bad.toml").write_bytes(data)
     assert_one_line_error(run("perft", "1", "--variant", tmp_path / "bad.toml"), *words)
 
 
-def test_variant_file_too_large(tmp_path):
+def test_variant_file_too_large(run, tmp_path):
     path = tmp_path / "big.toml"
     path.write_text("# padding\n" * 200_000)
     assert_one_line_error(run("perft", "1", "--variant", path), "big.toml", "larger than")
 
 
 # -- JSON nested too deeply ----------------------------------------------------------------------
-def test_deeply_nested_json_layout_is_an_input_error(tmp_path):
+def test_deeply_nested_json_layout_is_an_input_error(run, tmp_path):
     text = "[" * 100_000 + "]" * 100_000
     entries = parse_layouts(text, "deep.json")
     assert len(entries) == 1 and "nested too deeply" in str(entries[0].error)
@@ -73,14 +67,14 @@ def test_deeply_nested_json_layout_is_an_input_error(tmp_path):
     assert_one_line_error(run("show", path), "deep.json", "nested too deeply")
 
 
-def test_deeply_nested_game_record_is_an_input_error(tmp_path):
+def test_deeply_nested_game_record_is_an_input_error(run, tmp_path):
     path = tmp_path / "deep.json"
     path.write_text('{"layout": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert_one_line_error(run("replay", path), "deep.json", "nested too deeply")
 
 
 # -- game records ---------------------------------------------------------------------------------
-def test_replay_names_the_file_and_says_the_move_once(tmp_path):
+def test_replay_names_the_file_and_says_the_move_once(run, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps({"layout": "classic", "moves": ["T7", "Zc3>99"]}))
     result = run("replay", path)
@@ -88,7 +82,7 @@ def test_replay_names_the_file_and_says_the_move_once(tmp_path):
     assert result.stderr.count("Zc3>99") == 1
 
 
-def test_record_with_bad_layout_rows_names_the_file_once(tmp_path):
+def test_record_with_bad_layout_rows_names_the_file_once(run, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps({"layout": ["ABC", "AB"], "moves": []}))
     result = run("replay", path)
@@ -97,7 +91,7 @@ def test_record_with_bad_layout_rows_names_the_file_once(tmp_path):
 
 
 # -- lab ------------------------------------------------------------------------------------------
-def test_rank_shows_a_layout_without_games(tmp_path):
+def test_rank_shows_a_layout_without_games(run, tmp_path):
     # a sweep stopped between registering a layout and storing its first game leaves one
     from kiwara_designer.playtest import Pairing, open_store
     db = tmp_path / "r.sqlite"
@@ -111,7 +105,7 @@ def test_rank_shows_a_layout_without_games(tmp_path):
     assert "n/a" in result.stdout and "Traceback" not in result.output
 
 
-def test_sweep_seed_beyond_sqlite_integers_is_refused_before_playing(tmp_path):
+def test_sweep_seed_beyond_sqlite_integers_is_refused_before_playing(run, tmp_path):
     db = tmp_path / "s.sqlite"
     result = run("sweep", "--from", "classic", "--db", db, "--games", "1", "--seed", 2 ** 63, *FAST)
     assert_one_line_error(result, "seed", str(2 ** 63), "64-bit")
@@ -121,7 +115,7 @@ def test_sweep_seed_beyond_sqlite_integers_is_refused_before_playing(tmp_path):
     assert result.exit_code == 0, result.output
 
 
-def test_sweep_with_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+def test_sweep_with_unreachable_scheduler_is_one_line(run, tmp_path, monkeypatch):
     pytest.importorskip("dask.distributed")
     import dask.distributed
 
@@ -135,7 +129,7 @@ def test_sweep_with_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
 
 
 # -- generator commands (checks in the CLI; the generator's own Filters accept these) -------------
-def test_list_limit_beyond_machine_integers_means_no_limit():
+def test_list_limit_beyond_machine_integers_means_no_limit(run):
     result = run("layouts", "list", "--width", "3", "--height", "2", "--territories", "2",
                  "--sizes", "3", "--limit", 10 ** 21, "--format", "jsonl")
     assert result.exit_code == 0, result.output
@@ -149,7 +143,7 @@ def test_list_limit_beyond_machine_integers_means_no_limit():
     (["--max-span", "0"], ["--max-span", "at least 1"]),
 ])
 @pytest.mark.parametrize("command", [["layouts", "list", "--limit", "1"], ["layouts", "sample"]])
-def test_filters_nothing_can_pass_are_refused_at_once(command, args, words):
+def test_filters_nothing_can_pass_are_refused_at_once(run, command, args, words):
     # they used to enumerate all 10,967,346 layouts before printing nothing
     assert_one_line_error(run(*command, *args), *words)
 
@@ -178,7 +172,7 @@ def _foreign_database(path, *statements):
 
 @pytest.mark.parametrize("command", [["rank"], ["report", "-o", "-"],
                                      ["sweep", "--from", "classic", "--games", "1", *FAST]])
-def test_another_programs_sqlite_file_is_refused_untouched(tmp_path, command):
+def test_another_programs_sqlite_file_is_refused_untouched(run, tmp_path, command):
     db = tmp_path / "theirs.sqlite"
     _foreign_database(db, "CREATE TABLE games (x INTEGER)", "INSERT INTO games VALUES (1)")
     before = db.read_bytes()
@@ -188,7 +182,7 @@ def test_another_programs_sqlite_file_is_refused_untouched(tmp_path, command):
         "theirs.sqlite"]
 
 
-def test_results_database_with_a_mangled_table_or_version(tmp_path):
+def test_results_database_with_a_mangled_table_or_version(run, tmp_path):
     db = tmp_path / "half.sqlite"
     _foreign_database(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
                       "INSERT INTO meta VALUES ('schema_version', '1')",
@@ -205,7 +199,7 @@ def test_results_database_with_a_mangled_table_or_version(tmp_path):
     ("AB\nCD\nEF\nG.\n", ["pat.txt", "7 territories", "6"]),
 ])
 @pytest.mark.parametrize("command", [["layouts", "list", "--limit", "1"], ["layouts", "sample"]])
-def test_patterns_no_layout_can_contain_are_refused_at_once(tmp_path, command, pattern, words):
+def test_patterns_no_layout_can_contain_are_refused_at_once(run, tmp_path, command, pattern, words):
     (tmp_path / "pat.txt").write_text(pattern)
     assert_one_line_error(run(*command, "--contains", tmp_path / "pat.txt"), *words)
 
@@ -218,7 +212,7 @@ def test_patterns_no_layout_can_contain_are_refused_at_once(tmp_path, command, p
     ["sweep", "--sample", 10 ** 23, "--db", "never.sqlite", "--games", "1", *FAST],
     ["layouts", "sample", "-n", 10 ** 23],
 ])
-def test_absurd_counts_are_usage_errors(args, tmp_path, monkeypatch):
+def test_absurd_counts_are_usage_errors(run, args, tmp_path, monkeypatch):
     # these were OverflowError tracebacks, or ran out of memory building the whole list
     monkeypatch.chdir(tmp_path)
     result = run(*args)
@@ -226,14 +220,14 @@ def test_absurd_counts_are_usage_errors(args, tmp_path, monkeypatch):
     assert not (tmp_path / "never.sqlite").exists()
 
 
-def test_png_of_a_huge_paper_is_refused_not_rasterised(tmp_path):
+def test_png_of_a_huge_paper_is_refused_not_rasterised(run, tmp_path):
     # 5000 mm at 150 dpi is 29528 pixels a side: cairo ran for minutes towards 3.5 GB
     result = run("export", "classic", "-o", tmp_path / "big.png", "--paper", "5000x5000")
     assert_one_line_error(result, "29528 × 29528 pixels", ".svg or .pdf")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_print_job_of_thousands_of_pages_is_refused(tmp_path):
+def test_print_job_of_thousands_of_pages_is_refused(run, tmp_path):
     # a 26 x 99 board at 500 mm cells: 17,172 A4 tiles, each with the whole clipped board;
     # this used to run for minutes before writing anything
     board = tmp_path / "huge.txt"
@@ -245,12 +239,12 @@ def test_print_job_of_thousands_of_pages_is_refused(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["huge.txt"]
 
 
-def test_paper_too_small_to_tile_says_what_to_change(tmp_path):
+def test_paper_too_small_to_tile_says_what_to_change(run, tmp_path):
     result = run("export", "classic", "-o", tmp_path / "t.svg", "--paper", "50x50")
     assert_one_line_error(result, "too small", "--paper")
 
 
-def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(tmp_path):
+def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(run, tmp_path):
     # a/board.txt's records used to be overwritten by b/board.txt's: board-game00000.json
     from kiwara_designer.formats import builtin_text
     for folder, name in (("a", "classic"), ("b", "president")):
@@ -267,7 +261,7 @@ def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(tmp_pa
     assert second.layout.rows == load_layout("president").rows
 
 
-def test_play_record_in_a_missing_directory_is_refused_before_the_game(tmp_path):
+def test_play_record_in_a_missing_directory_is_refused_before_the_game(run, tmp_path):
     # the game was played to its end (perhaps an hour of a person's moves), then not saved
     target = tmp_path / "missing" / "game.json"
     result = run("play", "--first", "human", "--second", "random", "--seed", "1",
@@ -276,7 +270,7 @@ def test_play_record_in_a_missing_directory_is_refused_before_the_game(tmp_path)
     assert "T7" not in result.stdout      # refused before the first prompt
 
 
-def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playing(
+def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playing(run, 
         tmp_path, monkeypatch):
     import kiwara_designer.playtest as lab
     (tmp_path / "file").write_text("not a directory")
@@ -307,7 +301,7 @@ def test_closed_stdout_is_like_a_closed_pipe():
     assert process.returncode == 0 and process.stderr == b"", process.stderr.decode()
 
 
-def test_disk_full_during_a_sweep_is_one_line(tmp_path, monkeypatch):
+def test_disk_full_during_a_sweep_is_one_line(run, tmp_path, monkeypatch):
     import sqlite3
     from kiwara_designer.playtest.store import Store
 
@@ -339,7 +333,7 @@ def test_deep_perft_shows_each_depth_as_it_is_counted():
     ["perft", "1", "--layout", "-", "--variant", "-"],
     ["playtest", "-", "--variant", "-", "--games", "1", *FAST],
 ])
-def test_stdin_given_twice_is_refused(args):
+def test_stdin_given_twice_is_refused(run, args):
     # compare read the variant from stdin, then an empty stdin: the classic game, silently
     result = run(*args, input="totem_max_step = 2\n")
     assert_one_line_error(result, "stdin", "2 times")

@@ -5,11 +5,9 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer.cli import main
 from kiwara_designer.engine import (PASS, GameRecord, IllegalMoveError, Move, NotationError,
                                     RecordError, ReplayError, RuleVariant, new_game)
 from kiwara_designer.formats import load_layout
@@ -143,11 +141,9 @@ def test_malformed_records(text, reason):
 
 
 # -- command line ---------------------------------------------------------------------------
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
 
 
-def test_cli_perft():
+def test_cli_perft(run):
     result = run("perft", "2")
     assert result.exit_code == 0 and result.output == "perft 1 22\nperft 2 1800\n"
     divide = run("perft", "1", "--divide", "--layout", "president")
@@ -162,7 +158,7 @@ def test_cli_perft():
     assert run("perft", "1", "--variant", "nope").exit_code == 2
 
 
-def test_cli_replay(tmp_path):
+def test_cli_replay(run, tmp_path):
     final, moves = play_random_game(7)
     path = tmp_path / "game.json"
     GameRecord.from_moves(CLASSIC, None, moves).save(str(path))

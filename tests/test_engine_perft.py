@@ -44,6 +44,7 @@ def _layout(name):
     return hand_layout(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,mode", LAYOUTS_AT_DEPTH_3)
 def test_perft_3_from_the_start_agrees(name, mode):
     state, ref = both(_layout(name), mode)

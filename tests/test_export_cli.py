@@ -5,10 +5,8 @@ import json
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from kiwara_designer import FREE_PLAY, Layout, validate
-from kiwara_designer.cli import main
 from svg_support import NS, find_class, length_mm, parse
 
 try:
@@ -40,10 +38,6 @@ def quick_generator(monkeypatch):
     monkeypatch.setattr(generator, "sample_layouts", sample_layouts)
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
 def svg_rows(root) -> list[str]:
     """The layout as drawn: each cell's territory, read back from the SVG."""
     cells = {e.get("data-cell"): e.get("data-territory") for e in find_class(root, "cell")}
@@ -53,7 +47,7 @@ def svg_rows(root) -> list[str]:
             for r in range(1, rows + 1)]
 
 
-def test_export_svg_file(tmp_path):
+def test_export_svg_file(run, tmp_path):
     target = tmp_path / "classic.svg"
     result = run("export", "classic", "-o", str(target))
     assert result.exit_code == 0, result.output
@@ -64,7 +58,7 @@ def test_export_svg_file(tmp_path):
     assert svg_rows(root) == ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 
 
-def test_export_to_stdout_letter_with_options():
+def test_export_to_stdout_letter_with_options(run):
     result = run("export", "president", "-o", "-", "--paper", "letter", "--cell-mm", "20",
                  "--crop-marks", "--bleed-mm", "2")
     assert result.exit_code == 0, result.output
@@ -75,7 +69,7 @@ def test_export_to_stdout_letter_with_options():
     assert "wrote stdout" in result.stderr
 
 
-def test_export_layout_from_stdin(tmp_path):
+def test_export_layout_from_stdin(run, tmp_path):
     target = tmp_path / "b.svg"
     result = run("export", "-", "-o", str(target), input="AAB\nCCB\n")
     assert result.exit_code == 0, result.output
@@ -83,7 +77,7 @@ def test_export_layout_from_stdin(tmp_path):
     assert "not a valid free-play layout: board is 3 × 2, expected 6 × 5" in result.stderr
 
 
-def test_export_kit_as_svg_files(tmp_path):
+def test_export_kit_as_svg_files(run, tmp_path):
     result = run("export", "classic", "-o", str(tmp_path / "set.svg"), "--kit")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["set-board.svg", "set-rules.svg",
@@ -100,19 +94,19 @@ def test_export_kit_as_svg_files(tmp_path):
     (["classic", "-o", "-", "--kit"], "cannot go to stdout"),
     (["classic", "-o", "/nonexistent-dir/x.svg"], "cannot write"),
 ])
-def test_export_errors_are_one_line_exit_2(args, message):
+def test_export_errors_are_one_line_exit_2(run, args, message):
     result = run("export", *args)
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
 
 
-def test_export_needs_an_output():
+def test_export_needs_an_output(run):
     result = run("export", "classic")
     assert result.exit_code == 2 and "--output" in result.stderr
 
 
-def test_pdf_without_cairosvg_says_how_to_install(tmp_path, monkeypatch):
+def test_pdf_without_cairosvg_says_how_to_install(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "cairosvg", None)
     result = run("export", "classic", "-o", str(tmp_path / "b.pdf"))
     assert result.exit_code == 2
@@ -121,7 +115,7 @@ def test_pdf_without_cairosvg_says_how_to_install(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(not HAVE_CAIRO, reason="needs the pdf extra (cairosvg and libcairo)")
-def test_export_pdf_kit(tmp_path):
+def test_export_pdf_kit(run, tmp_path):
     target = tmp_path / "kit.pdf"
     result = run("export", "classic", "-o", str(target), "--kit")
     assert result.exit_code == 0, result.output
@@ -134,7 +128,7 @@ def generated_layout(stdout: str) -> Layout:
     return Layout.from_rows(lines[start + 1:start + 6])
 
 
-def test_generate_writes_a_valid_board(tmp_path):
+def test_generate_writes_a_valid_board(run, tmp_path):
     """End to end with the real uniform sampler."""
     target = tmp_path / "board.svg"
     result = run("generate", "--seed", "7", "-o", str(target))
@@ -150,7 +144,7 @@ def test_generate_writes_a_valid_board(tmp_path):
     assert "seed 7" in title
 
 
-def test_generate_same_seed_same_board_default_file_name(quick_generator, tmp_path, monkeypatch):
+def test_generate_same_seed_same_board_default_file_name(run, quick_generator, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     first, second = run("generate", "--seed", "11"), run("generate", "--seed", "11")
     assert first.exit_code == second.exit_code == 0
@@ -158,7 +152,7 @@ def test_generate_same_seed_same_board_default_file_name(quick_generator, tmp_pa
     assert (tmp_path / "kiwara-board-11.svg").exists()
 
 
-def test_generate_without_seed_prints_one_that_reproduces(quick_generator, tmp_path, monkeypatch):
+def test_generate_without_seed_prints_one_that_reproduces(run, quick_generator, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("generate")
     assert result.exit_code == 0, result.output
@@ -167,7 +161,7 @@ def test_generate_without_seed_prints_one_that_reproduces(quick_generator, tmp_p
     assert generated_layout(again.stdout) == generated_layout(result.stdout)
 
 
-def test_generate_mix_and_json(quick_generator, tmp_path):
+def test_generate_mix_and_json(run, quick_generator, tmp_path):
     result = run("generate", "--seed", "3", "--mix", "7,3,5,3,7,5", "-o", str(tmp_path / "b.svg"),
                  "--json")
     assert result.exit_code == 0, result.output
@@ -178,7 +172,7 @@ def test_generate_mix_and_json(quick_generator, tmp_path):
     assert validate(Layout.from_rows(data["rows"]), FREE_PLAY).valid
 
 
-def test_generate_svg_to_stdout_keeps_the_summary_on_stderr(quick_generator):
+def test_generate_svg_to_stdout_keeps_the_summary_on_stderr(run, quick_generator):
     result = run("generate", "--seed", "5", "-o", "-")
     assert result.exit_code == 0, result.output
     root = parse(result.stdout)
@@ -192,7 +186,7 @@ def test_generate_svg_to_stdout_keeps_the_summary_on_stderr(quick_generator):
     (["--seed", "-1"], "--seed"),
     (["--json", "-o", "-"], "pick one"),
 ])
-def test_generate_errors(quick_generator, args, message, tmp_path, monkeypatch):
+def test_generate_errors(run, quick_generator, args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("generate", *args)
     assert result.exit_code == 2
@@ -205,7 +199,7 @@ def test_generate_errors(quick_generator, args, message, tmp_path, monkeypatch):
     (["--paper", "a5"], "unknown paper"),
     (["--cell-mm", "0"], "cell size must be"),
 ])
-def test_generate_refuses_bad_print_options_before_drawing(args, message, tmp_path, monkeypatch):
+def test_generate_refuses_bad_print_options_before_drawing(run, args, message, tmp_path, monkeypatch):
     import kiwara_designer.cli.printing as cli
 
     def no_drawing(*_):

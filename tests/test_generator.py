@@ -230,6 +230,7 @@ def test_any_small_problem_unranks_into_valid_distinct_layouts(width, height, k,
         assert validate(layout, rules).valid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width,height,k,sizes", CASES[8:])
 def test_canonical_listing_on_larger_boards_is_one_per_class(width, height, k, sizes):
     listed = [c.assignment for c in iter_layouts(Grid(width, height), k, sizes, canonical=True)]
@@ -238,6 +239,7 @@ def test_canonical_listing_on_larger_boards_is_one_per_class(width, height, k, s
                            for a in brute_layouts(width, height, k, sizes)}
 
 
+@pytest.mark.slow
 def test_canonical_listing_of_a_full_size_mix_matches_burnside():
     # the listing prunes mirror images line by line; on the real board it must still give
     # exactly the Burnside number of classes (7,092 for six territories of 5)
@@ -313,6 +315,7 @@ def test_parts_walk_the_whole_table_in_order():
         assert [w for p in parts for w in frontier.walk(code, part=p)] == whole
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("canonical,filters", [(False, None), (True, None),
                                                (False, Filters(max_span=4)),
                                                (True, Filters(min_rivers=12))])

@@ -7,19 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from kiwara_designer.cli import main
 from kiwara_designer.formats import parse_layouts
 
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
 SMALL = ["--width", "4", "--height", "4", "--territories", "4", "--sizes", "3,4,5"]
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
+@pytest.mark.slow
 def test_list_canonical_pipes_into_validate():
     listing = subprocess.run(KIWARA + ["layouts", "list", "--canonical", "--limit", "200"],
                              capture_output=True, text=True, timeout=120)
@@ -31,7 +26,7 @@ def test_list_canonical_pipes_into_validate():
     assert checked.stdout.count(": valid") == 200
 
 
-def test_count_small_board_by_mix_json():
+def test_count_small_board_by_mix_json(run):
     result = run("layouts", "count", *SMALL, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -43,7 +38,7 @@ def test_count_small_board_by_mix_json():
     assert text.output.splitlines()[-1].startswith("258 symmetry classes")
 
 
-def test_list_jsonl_and_text_parse_back_and_validate():
+def test_list_jsonl_and_text_parse_back_and_validate(run):
     for fmt in ("jsonl", "text"):
         result = run("layouts", "list", *SMALL, "--limit", "7", "--start", "3", "--format", fmt)
         assert result.exit_code == 0
@@ -54,7 +49,7 @@ def test_list_jsonl_and_text_parse_back_and_validate():
         assert checked.exit_code == 0, checked.output
 
 
-def test_sample_is_reproducible_and_writes_files(tmp_path: Path):
+def test_sample_is_reproducible_and_writes_files(run, tmp_path: Path):
     args = ["layouts", "sample", *SMALL, "-n", "3", "--seed", "11", "--mix", "3,3,5,5"]
     first = run(*args, "-o", str(tmp_path))
     assert first.exit_code == 0
@@ -72,7 +67,7 @@ def test_sample_is_reproducible_and_writes_files(tmp_path: Path):
     (["layouts", "list", *SMALL, "--mix", "3,3,3,7"], "not admissible"),
     (["layouts", "sample", *SMALL, "--contains", "/nonexistent/pattern.txt"], "no such file"),
 ])
-def test_impossible_requests_exit_2_with_one_line(args, message):
+def test_impossible_requests_exit_2_with_one_line(run, args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.output and result.output.count("\n") == 1

@@ -5,19 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from kiwara_designer import load_layout
-from kiwara_designer.cli import main
 from kiwara_designer.engine import GameRecord, RuleVariant
 from kiwara_designer.playtest import play_match, replay_game
 from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
 
 
 def test_real_engine_match_is_deterministic_and_replays():
@@ -36,7 +30,7 @@ def test_real_engine_match_is_deterministic_and_replays():
     assert tuple(final.scoring().totals) == tuple(int(s) for s in one[4].scores)
 
 
-def test_playtest_json_reports_every_metric():
+def test_playtest_json_reports_every_metric(run):
     r = run("playtest", "classic", "--games", "6", "--agents", "random", "--workers", "1",
             "--skill", "greedy,random", "--skill-games", "2", "--seed", "5", "--json")
     assert r.exit_code == 0, r.output
@@ -55,7 +49,7 @@ def test_playtest_json_reports_every_metric():
     assert json.loads(again.output) == data     # same seed, other worker count: same report
 
 
-def test_playtest_table_and_records(tmp_path):
+def test_playtest_table_and_records(run, tmp_path):
     r = run("playtest", "classic", "president", "--games", "4", *FAST, "--records",
             str(tmp_path / "games"))
     assert r.exit_code == 0, r.output
@@ -68,7 +62,7 @@ def test_playtest_table_and_records(tmp_path):
     assert record.replay().is_terminal()
 
 
-def test_compare_two_variants_on_the_same_seeds():
+def test_compare_two_variants_on_the_same_seeds(run):
     r = run("compare", "--variant", "classic", "--variant", "totem_1_2", "--games", "6",
             "--agents", "random", "--workers", "1", "--json")
     assert r.exit_code == 0, r.output
@@ -83,7 +77,7 @@ def test_compare_two_variants_on_the_same_seeds():
     assert "p = 1 " in text.output
 
 
-def test_sweep_rank_export_and_report(tmp_path):
+def test_sweep_rank_export_and_report(run, tmp_path):
     shortlist = tmp_path / "shortlist.txt"
     shortlist.write_text("\n".join(load_layout("classic").rows) + "\n\n" +
                          "\n".join(load_layout("president").rows) + "\n")
@@ -137,7 +131,7 @@ def test_sweep_rank_export_and_report(tmp_path):
     (["rank", "--db", "missing.sqlite", "--export", "d", "--paper", "a5"], "unknown paper 'a5'"),
     (["rank", "--db", "missing.sqlite", "--paper", "letter"], "--paper only applies with --export"),
 ])
-def test_user_errors_are_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
+def test_user_errors_are_one_line_and_exit_2(run, args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = run(*args)
     assert r.exit_code == 2
@@ -145,7 +139,7 @@ def test_user_errors_are_one_line_and_exit_2(args, message, tmp_path, monkeypatc
     assert "Traceback" not in r.output
 
 
-def test_sweep_through_a_dask_scheduler_address(tmp_path):
+def test_sweep_through_a_dask_scheduler_address(run, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     shortlist = tmp_path / "one.txt"
     shortlist.write_text("\n".join(load_layout("president").rows) + "\n")

@@ -160,6 +160,7 @@ def wait_gone(pids: list[int], seconds: float) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
     db, games = tmp_path / "kill.sqlite", 8
@@ -201,6 +202,7 @@ WRITER_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_two_sweeps_on_one_database(tmp_path):
     db = tmp_path / "shared.sqlite"
     # overlapping layout sets: both processes race to store the same games of LAYOUTS[2:4]

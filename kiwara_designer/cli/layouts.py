@@ -332,6 +332,6 @@ def layouts_sample(width, height, territories, sizes, mix, canonical, min_rivers
         for number, layout in enumerate(drawn, start=1):
             header = (f"# sample {number} of {count}, seed {seed}"
                       f"{', canonical' if canonical else ''}\n")
-            write_text(str(folder / f"sample-{number:0{digits}d}.txt"), header + format_text(layout),
+            write_text(folder / f"sample-{number:0{digits}d}.txt", header + format_text(layout),
                        "a layout")
     _write_layouts([b"".join(bytes(layout.assignment) for layout in drawn)], grid, fmt, None)

@@ -322,17 +322,16 @@ def test_parts_walk_the_whole_table_in_order():
 def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters, monkeypatch):
     import kiwara_designer.generator as generator
     monkeypatch.setattr(generator, "BLOCK", 1000)     # plain listings: many ranges per mix
-    grid = Grid(4, 6)
-    alone = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters))
-    assert len(alone) > 1000
-    shared = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters,
-                               workers=2))
+    grid, sizes = Grid(4, 5), (4, 5, 6)      # 2,373 to 9,459 layouts: several blocks each
+    alone = list(iter_layouts(grid, 4, sizes, canonical=canonical, filters=filters))
+    assert len(alone) > 2000
+    shared = list(iter_layouts(grid, 4, sizes, canonical=canonical, filters=filters, workers=2))
     assert shared == alone
-    resumed = list(iter_layouts(grid, 4, (5, 6, 7), canonical=canonical, filters=filters,
+    resumed = list(iter_layouts(grid, 4, sizes, canonical=canonical, filters=filters,
                                 workers=2, start=777))
     assert resumed == alone[777:]
     with pytest.raises(GeneratorError, match="workers"):
-        iter_layouts(grid, 4, (5, 6, 7), canonical=True, workers=0)
+        iter_layouts(grid, 4, sizes, canonical=True, workers=0)
 
 
 def test_unranking_gives_the_walk_in_order():

@@ -213,7 +213,7 @@ def test_generate_refuses_bad_print_options_before_drawing(run, args, message, t
 
 
 # -- print-ready output (issue 15) and the kit's variant (issue 10) ---------------------------
-def test_export_kit_reads_the_variant(tmp_path):
+def test_export_kit_reads_the_variant(run, tmp_path):
     result = run("export", "classic", "-o", str(tmp_path / "set.svg"), "--kit",
                  "--variant", "gazelles_3")
     assert result.exit_code == 0, result.output
@@ -226,7 +226,7 @@ def test_export_kit_reads_the_variant(tmp_path):
     assert bad.exit_code == 2 and "nosuch" in bad.stderr and not (tmp_path / "x.svg").exists()
 
 
-def test_export_duplex_backs_and_president_title(tmp_path):
+def test_export_duplex_backs_and_president_title(run, tmp_path):
     result = run("export", "president", "-o", str(tmp_path / "p.svg"), "--kit", "--backs", "duplex",
                  "--bleed-mm", "3")
     assert result.exit_code == 0, result.output
@@ -239,7 +239,7 @@ def test_export_duplex_backs_and_president_title(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_CAIRO, reason="needs the pdf extra")
-def test_export_png_dpi(tmp_path):
+def test_export_png_dpi(run, tmp_path):
     import struct
     result = run("export", "classic", "-o", str(tmp_path / "b.png"), "--dpi", "300")
     assert result.exit_code == 0, result.output
@@ -253,14 +253,14 @@ def test_export_png_dpi(tmp_path):
     (["--dpi", "5", "-o", "b.png"], "--dpi"),
     (["--backs", "glue"], "--backs"),
 ])
-def test_export_print_option_errors(args, message, tmp_path, monkeypatch):
+def test_export_print_option_errors(run, args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("export", "classic", *(["-o", "b.svg"] if "-o" not in args else []), *args)
     assert result.exit_code == 2 and message in result.stderr
     assert not list(tmp_path.iterdir())
 
 
-def test_generate_prints_the_command_that_draws_it_again(quick_generator, tmp_path):
+def test_generate_prints_the_command_that_draws_it_again(run, quick_generator, tmp_path):
     target = tmp_path / "b.svg"
     result = run("generate", "--seed", "3", "--mix", "7,3,5,3,7,5", "-o", str(target))
     assert result.exit_code == 0, result.output

@@ -64,6 +64,8 @@ def as_card(item):
     name, effect, value = item
     if effect not in EFFECTS:
         raise ValueError(f"unknown card effect {effect!r}")
+    if effect == "points" and not isinstance(value, int):
+        raise ValueError(f"card {name!r}: a points card needs a value")
     return (name, effect, value)
 
 
@@ -85,7 +87,9 @@ class Reference:
         if not self.with_deck and any(self.rules["handicap"]):
             raise ValueError("a handicap needs reinforcement = deck")
         deck = self.rules["deck"]
-        self.deck = [as_card(c) for c in (SAMPLE_DECK if deck == "sample" else deck)] if self.with_deck else []
+        if not self.with_deck:
+            deck = []
+        self.deck = [as_card(c) for c in (SAMPLE_DECK if deck == "sample" else deck)]
         if sum(self.rules["handicap"]) > len(self.deck):
             raise ValueError("the handicap deals more cards than the deck holds")
 
@@ -260,8 +264,8 @@ class Reference:
         player = state["player"]
         board = state["board"]
         held = list(state["held"])
-        held[player] = tuple(held[player][:held[player].index(card)]
-                             + held[player][held[player].index(card) + 1:])
+        i = held[player].index(card)
+        held[player] = held[player][:i] + held[player][i + 1:]
         base = dict(state, held=tuple(held), card_used=True)
         uses = []   # (text, changes)
         if effect == "totem":

@@ -138,6 +138,8 @@ def test_bad_handicaps_are_refused():
         reference(reinforcement="deck", deck=["okapi"], handicap=(1, 1))
     with pytest.raises(ValueError):
         reference(reinforcement="deck", deck=[("x", "fly", None)])
+    with pytest.raises(ValueError):
+        reference(reinforcement="deck", deck=[{"name": "gold", "effect": "points"}])
 
 
 def test_no_card_in_the_opening_nor_on_a_pass():

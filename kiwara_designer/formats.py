@@ -10,10 +10,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Iterator
 
-from .core.io import MAX_INPUT_BYTES, InputError, decode_text, open_input, read_text, source_label
+from .core.io import (MAX_INPUT_BYTES, InputError, decode_text, is_builtin_name, open_input,
+                      read_text, source_label)
 from .geometry import GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 
@@ -194,7 +194,7 @@ def builtin_text(name: str) -> str:
 
 def read_source(name: str, what: str = WHAT) -> str:
     """Text of a file, of stdin (``-``) or of a built-in layout; :class:`InputError` otherwise."""
-    if _is_builtin(name):
+    if is_builtin_name(name, builtin_names()):
         return builtin_text(name)
     text = read_text(name, what, missing=_missing())
     if not text.strip():
@@ -213,7 +213,7 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
     through in bounded memory as text layouts or JSON lines. Each line is checked as it comes
     (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
     label = source_label(name)
-    if _is_builtin(name):
+    if is_builtin_name(name, builtin_names()):
         yield from _parse_chunks(((1, builtin_text(name), True),), label)
         return
     with open_input(name, WHAT, _missing()) as handle:
@@ -240,10 +240,6 @@ def _parse_chunks(chunks, label: str) -> Iterator[LayoutEntry]:
 
 def _missing() -> str:
     return f"no such file or built-in layout (built-in layouts: {', '.join(builtin_names())})"
-
-
-def _is_builtin(name: str) -> bool:
-    return name != "-" and not Path(name).exists() and name in builtin_names()
 
 
 def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from kiwara_designer.core.io import (InputError, make_folder, read_text, source_label,
-                                     write_text)
+from kiwara_designer.core.io import (InputError, is_builtin_name, make_folder, read_text,
+                                     source_label, write_text)
 from kiwara_designer.engine import GameRecord, load_variant
 from kiwara_designer.engine.record import RecordError
 from kiwara_designer.engine.variant import VariantError
@@ -91,3 +91,13 @@ def test_record_save_and_load_round_trip_through_a_file_and_stdout(tmp_path, cap
     assert printed == path.read_text(encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", FakeStdin(printed.encode()))
     assert GameRecord.load("-").extra == {"players": ["a", "b"]}
+
+
+def test_a_file_named_like_a_built_in_is_read_instead(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert is_builtin_name("classic", ["classic"]) and not is_builtin_name("-", ["-"])
+    (tmp_path / "classic").write_text("AAB\nABB\n")
+    (tmp_path / "totem_1_2").write_text('name = "mine"\n')
+    assert not is_builtin_name("classic", ["classic"])
+    assert load_layout("classic").rows == ("AAB", "ABB")
+    assert load_variant("totem_1_2").name == "mine"

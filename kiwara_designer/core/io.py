@@ -28,6 +28,12 @@ class InputError(KiwaraError):
         super().__init__(f"{where}: {message}")
 
 
+def is_builtin_name(name: str, builtins) -> bool:
+    """Whether ``name`` means one of ``builtins`` (names of data shipped with the package): a
+    file of that name, if there is one, is read instead."""
+    return name != STDIN and name in builtins and not Path(name).exists()
+
+
 def source_label(name: str) -> str:
     """How errors name an input: the path, or ``<stdin>`` for ``-``."""
     return "<stdin>" if name == STDIN else name

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core.io import STDIN, InputError, read_text, source_label
+from ..core.io import STDIN, InputError, is_builtin_name, read_text, source_label
 from ..errors import KiwaraError
 
 BUILTIN_VARIANTS = "kiwara_designer.variants"
@@ -146,8 +146,7 @@ class RuleVariant:
     @classmethod
     def load(cls, name_or_path: str) -> "RuleVariant":
         """A variant from a TOML file, stdin (``-``) or a built-in name (``classic``, ``totem_1_2``…)."""
-        if name_or_path != STDIN and not Path(name_or_path).exists() \
-                and name_or_path in builtin_variant_names():
+        if is_builtin_name(name_or_path, builtin_variant_names()):
             text = resources.files(BUILTIN_VARIANTS).joinpath(f"{name_or_path}.toml").read_text(
                 "utf-8")
             return cls.from_toml(text, name_or_path, name_or_path)

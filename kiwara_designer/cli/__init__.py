@@ -25,7 +25,7 @@ def main() -> None:
     """
 
 
-# Commands are listed alphabetically in --help whatever the order here.
+# A new command or group is one module and one entry here; --help lists them alphabetically.
 for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
                 games.perft_cmd, games.replay_cmd, games.play,
                 lab.playtest, lab.compare, lab.sweep, lab.rank, lab.report,

@@ -45,7 +45,6 @@ class KiwaraGroup(click.Group):
             click.echo(f"kiwara: error: cannot write the output: {exc.strerror}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
 
-
     def make_context(self, *args, **kwargs) -> click.Context:
         try:   # `kiwara --help | true`: the top-level --help and --version print from here
             return super().make_context(*args, **kwargs)

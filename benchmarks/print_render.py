@@ -25,14 +25,17 @@ def median_ms(job) -> float:
 def main() -> None:
     layout = load_layout("classic")
     kit = print_set(layout, kit=True)
+    bled = print_set(layout, PrintOptions(crop_marks=True, bleed_mm=3, backs="duplex"), kit=True)
     jobs = {
         "board SVG (A4, default cell)": lambda: print_set(layout),
         "board + kit SVG (3 pages)": lambda: print_set(layout, kit=True),
-        "board tiled SVG (cell 45 mm, 4 pages)": lambda: print_set(layout, PrintOptions(cell_mm=45)),
+        "board tiled SVG (cell 45 mm, map + 4 pages)": lambda: print_set(layout, PrintOptions(cell_mm=45)),
     }
     if cairo_available():
         jobs["kit PDF from SVG (3 pages)"] = lambda: render_pdf(kit)
+        jobs["duplex kit PDF, bleed + boxes (4 pages)"] = lambda: render_pdf(bled)
         jobs["board PNG at 150 dpi"] = lambda: render_png(kit[0])
+        jobs["board PNG at 300 dpi"] = lambda: render_png(kit[0], 300)
     for name, job in jobs.items():
         print(f"{name:<40} {median_ms(job):8.1f} ms  (median of {RUNS})")
 

@@ -15,7 +15,7 @@ from ..geometry import COLUMN_LETTERS, Grid
 from ..layout import Layout
 from ..validation import STICKS_IN_BOX
 from .page import A4, LETTER, NAMED_PAPERS, PrintError, PrintOptions, Rect, mm, tile_starts
-from .sheet import (CROP_GAP, CROP_LENGTH, CUT_GUIDE, INK, Page, crop_marks, fitting_size,
+from .sheet import (CROP_GAP, CROP_LENGTH, INK, Page, crop_marks, cut_guide, fitting_size,
                     new_drawing, safe_area, text)
 
 # Savanna tints, ordered so that territories numbered one after the other (often neighbours)
@@ -174,10 +174,7 @@ def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometr
     piece["class"] = "piece"
     group.add(piece)
     if not options.marks:   # a hairline cut guide; with marks (and bleed) the marks say where to cut
-        cut = drawing.rect((mm(trim.x), mm(trim.y)), (mm(trim.width), mm(trim.height)), fill="none",
-                           stroke=CUT_GUIDE, stroke_width=0.2)
-        cut["class"] = "trim"
-        group.add(cut)
+        group.add(cut_guide(drawing, trim, "trim"))
     _draw_track(drawing, group, geometry)
 
     for cell in grid.cells:

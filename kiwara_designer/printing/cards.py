@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .page import PrintError, PrintOptions, Rect, mm
-from .sheet import (CUT_GUIDE, INK, Page, crop_marks, fitting_size, new_drawing, safe_area, text,
+from .sheet import (INK, Page, crop_marks, cut_guide, fitting_size, new_drawing, safe_area, text,
                     wrap)
 
 CARD_SIZE = (63.0, 88.0)      # the usual poker-card size
@@ -243,9 +243,7 @@ def _sheet(rows: list[list[Piece]], size: tuple[float, float], options: PrintOpt
             drawing.add(mark)
     elif side != "backs":
         for trim in trims[::2] if side == "fold" else trims:
-            guide = _rect(drawing, trim, fill="none", stroke=CUT_GUIDE, stroke_width=0.2)
-            guide["class"] = "cut-guide"
-            drawing.add(guide)
+            drawing.add(cut_guide(drawing, trim))
     if side == "fold":
         line = drawing.line((mm(width / 2), mm(grid.y)), (mm(width / 2), mm(grid.bottom)),
                             stroke="#888888", stroke_width=0.3, stroke_dasharray="2,2")

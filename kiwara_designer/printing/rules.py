@@ -9,7 +9,7 @@ from ..engine.variant import KIND_NAMES, RuleVariant
 from .art import emblem
 from .cards import CARD_SIZE, Card
 from .page import PrintError, PrintOptions, Rect, mm
-from .sheet import CUT_GUIDE, INK, Page, crop_marks, new_drawing, safe_area, text, wrap
+from .sheet import INK, Page, crop_marks, cut_guide, new_drawing, safe_area, text, wrap
 
 TOTEM_W, TOTEM_H, TAB_H = 14.0, 40.0, 8.0
 TOTEM_COLUMN = 30.0          # the right-hand column holding the totem
@@ -191,9 +191,6 @@ def rules_page(options: PrintOptions, variant: RuleVariant, card: Card | None = 
             for mark in crop_marks(drawing, trim, options.bleed_mm, limit=safe_area(width, height)):
                 drawing.add(mark)
         else:
-            guide = drawing.rect((mm(trim.x), mm(trim.y)), (mm(trim.width), mm(trim.height)),
-                                 fill="none", stroke=CUT_GUIDE, stroke_width=0.2)
-            guide["class"] = "cut-guide"
-            drawing.add(guide)
+            drawing.add(cut_guide(drawing, trim))
     return Page("rules", width, height, drawing.tostring(), trims[0].union(trims[-1]),
                 options.bleed_mm)

@@ -11,7 +11,7 @@ INK = "#2B2118"
 FONT = "sans-serif"   # a generic family: every renderer has one, nothing to embed or fetch
 CROP_GAP, CROP_LENGTH = 2.0, 5.0   # a crop mark starts this far outside the bleed
 PAPER_EDGE = 3.0                   # ... and stops this far from the paper's edge
-CUT_GUIDE = "#A09A90"
+CUT_GUIDE = "#A09A90"   # the hairline showing a cut line when there are no crop marks
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,14 @@ def crop_marks(drawing, trim: Rect, bleed: float, *, xs=(), ys=(), limit: Rect |
     return marks
 
 
+def cut_guide(drawing, trim: Rect, class_: str = "cut-guide"):
+    """A grey hairline on ``trim``'s cut line, for scissors when there are no crop marks."""
+    guide = drawing.rect((mm(trim.x), mm(trim.y)), (mm(trim.width), mm(trim.height)), fill="none",
+                         stroke=CUT_GUIDE, stroke_width=0.2)
+    guide["class"] = class_
+    return guide
+
+
 def safe_area(width_mm: float, height_mm: float) -> Rect:
     """Where crop marks may go: the paper less :data:`PAPER_EDGE` all round."""
     return Rect(PAPER_EDGE, PAPER_EDGE, width_mm - 2 * PAPER_EDGE, height_mm - 2 * PAPER_EDGE)
@@ -85,8 +93,8 @@ def safe_area(width_mm: float, height_mm: float) -> Rect:
 
 def wrap(content: str, width: float, size: float) -> list[str]:
     """``content`` broken into lines at spaces so each fits ``width`` mm at font ``size``
-    (a sans-serif glyph averages under 0.55 em)."""
-    per_line = max(1, int(width / (0.55 * size)))
+    (a sans-serif glyph averages about 0.5 em in running text)."""
+    per_line = max(1, int(width / (0.5 * size)))
     lines: list[str] = []
     for word in content.split():
         if lines and len(lines[-1]) + 1 + len(word) <= per_line:

@@ -122,6 +122,10 @@ def test_duplex_backs_fall_behind_their_fronts():
     assert len(fronts) == 30 and fronts == backs
     assert not find_class(roots["tokens-fronts"], "back")
     assert not find_class(roots["tokens-backs"], "front")
+    fronts_page, backs_page = kit_pages(PrintOptions(backs="duplex", bleed_mm=3), 25)[:2]
+    front, back = fronts_page.trim, backs_page.trim      # the PDF TrimBox of each
+    assert (back.x, back.y, back.width, back.height) == pytest.approx(
+        (297 - front.right, front.y, front.width, front.height))
 
 
 def test_tokens_share_straight_cut_lines():

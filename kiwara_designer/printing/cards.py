@@ -171,9 +171,9 @@ def piece_pages(pieces: Sequence[Piece], size: tuple[float, float], options: Pri
                 name: str, heading: str) -> list[Page]:
     """The pages holding ``pieces`` of ``size`` (width, height) mm; see the module docstring."""
     paper = options.paper
-    orientations = {(paper.width_mm, paper.height_mm), (paper.height_mm, paper.width_mm)}
-    plans = [_plan(size, options, w, h) for w, h in sorted(orientations, key=lambda o: o[0] < o[1])]
-    plan = max(plans, key=lambda p: p.capacity)   # the paper as given on a tie
+    plans = [_plan(size, options, paper.width_mm, paper.height_mm),
+             _plan(size, options, paper.height_mm, paper.width_mm)]
+    plan = max(plans, key=lambda p: p.capacity)   # the first, the paper as given, on a tie
     if plan.capacity == 0:
         raise PrintError(f"{paper.name} paper is too small for {size[0]:g} × {size[1]:g} mm "
                          f"pieces ({heading.lower()}) with {options.margin_mm:g} mm margins")
@@ -227,9 +227,7 @@ def _sheet(rows: list[list[Piece]], size: tuple[float, float], options: PrintOpt
             if side != "fronts" and piece.back is not None:
                 left, top_, right, bottom = grow
                 drawing.add(piece.back(drawing, mirrored, _grown(mirrored, right, top_, left, bottom)))
-            trims.append(trim)
-            if side == "fold":
-                trims.append(mirrored)
+            trims += {"fold": [trim, mirrored], "fronts": [trim], "backs": [mirrored]}[side]
     xs = [x0 + k * w for k in range(plan.columns + 1)]
     ys = [y0 + k * h for k in range(len(rows) + 1)]
     if side == "backs":

@@ -6,7 +6,10 @@ JSON: ``{"width": 6, "height": 5, "rows": ["ABCCCC", …]}``; a list of those, o
 """
 from __future__ import annotations
 
+import codecs
 import json
+import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -14,8 +17,9 @@ from typing import Iterator
 
 from .core.io import (MAX_INPUT_BYTES, InputError, decode_text, is_builtin_name, open_input,
                       read_text, source_label)
-from .geometry import GeometryError, Grid
+from .geometry import MAX_HEIGHT, MAX_WIDTH, GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
+from .numbers import describe_value
 
 MAX_LINE_BYTES = MAX_INPUT_BYTES   # a JSON list or one layout is read whole, larger inputs by chunk
 BUILTIN_PACKAGE = "kiwara_designer.layouts"
@@ -131,15 +135,23 @@ def parse_text(text: str, source: str = "<text>", first_line: int = 1) -> list[L
     return entries
 
 
-def _from_json_object(obj: object, source: str, line: int) -> Layout:
+def _from_json_object(obj: object, source: str, line: int, item: str = "") -> Layout:
+    """The layout of one JSON object; ``item`` (``"item 2 of the list: "``) says which one."""
     if not isinstance(obj, dict) or not isinstance(obj.get("rows"), list) or not all(
             isinstance(r, str) for r in obj["rows"]) or not obj["rows"]:
-        raise InputError(source, 'expected an object {"width": W, "height": H, "rows": ["ABC…", …]}',
-                         line)
+        got = "" if isinstance(obj, dict) else f", got {describe_value(obj)}"
+        raise InputError(source, f'{item}expected an object {{"width": W, "height": H, '
+                                 f'"rows": ["ABC…", …]}}{got}', line)
     layout = _parse_rows([(line, r) for r in obj["rows"]], source)
     for key, actual in (("width", layout.grid.width), ("height", layout.grid.height)):
-        if key in obj and obj[key] != actual:
-            raise InputError(source, f'"{key}" is {obj[key]!r} but the rows give {actual}', line)
+        if key not in obj:
+            continue
+        if not isinstance(obj[key], int) or isinstance(obj[key], bool):
+            raise InputError(source, f'{item}"{key}" must be a whole number, got '
+                                     f'{describe_value(obj[key])}', line)
+        if obj[key] != actual:
+            raise InputError(source, f'{item}"{key}" is {obj[key]} but the rows give {actual}',
+                             line)
     return layout
 
 
@@ -149,7 +161,7 @@ def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[L
         documents = [(1, json.loads(text))]
     except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
         return [LayoutEntry(source, 1, error=InputError(source, "invalid JSON: nested too deeply"))]
-    except json.JSONDecodeError as whole_error:
+    except ValueError as whole_error:      # not JSON, or a number of over 4,300 digits
         documents = []
         for line_no, line in enumerate(text.splitlines(), start=first_line):
             if not line.strip():
@@ -159,20 +171,42 @@ def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[L
             except RecursionError:
                 return [LayoutEntry(source, line_no, error=InputError(
                     source, "invalid JSON: nested too deeply", line_no))]
-            except json.JSONDecodeError as exc:
-                if line_no == first_line == 1 and whole_error.lineno > 1:
-                    exc = whole_error
-                    line_no = exc.lineno
+            except ValueError as exc:
+                where, problem = (line_no - 1, line), exc
+                if line_no == first_line == 1 and getattr(whole_error, "lineno", 1) > 1:
+                    where, problem = (0, text), whole_error   # one document over many lines
+                line_in, column, message = describe_json_error(problem, where[1])
+                line_no = where[0] + line_in
                 return [LayoutEntry(source, line_no, error=InputError(
-                    source, f"invalid JSON: {exc.msg}", line_no, exc.colno))]
+                    source, message, line_no, column))]
     entries = []
     for line_no, doc in documents:
-        for obj in doc if isinstance(doc, list) else [doc]:
+        items = ([(f"item {i} of the list: ", obj) for i, obj in enumerate(doc, start=1)]
+                 if isinstance(doc, list) else [("", doc)])
+        for item, obj in items:
             try:
-                entries.append(LayoutEntry(source, line_no, layout=_from_json_object(obj, source, line_no)))
+                layout = _from_json_object(obj, source, line_no, item)
+                entries.append(LayoutEntry(source, line_no, layout=layout))
             except InputError as exc:
                 entries.append(LayoutEntry(source, line_no, error=exc))
     return entries
+
+
+def describe_json_error(exc: ValueError, text: str) -> tuple[int, int | None, str]:
+    """(line, column, message) of why ``json.loads(text)`` failed: a
+    :class:`json.JSONDecodeError`, or the ValueError of a number longer than Python converts."""
+    if isinstance(exc, json.JSONDecodeError):
+        message = exc.msg
+        if message.endswith(" at"):           # "Unterminated string starting at" (where?)
+            message += f" line {exc.lineno}, column {exc.colno}"
+        return exc.lineno, exc.colno, f"invalid JSON: {message}"
+    number = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
+    if number is None:
+        return 1, None, f"invalid JSON: {exc}"
+    line = text.count("\n", 0, number.start()) + 1
+    column = number.start() - (text.rfind("\n", 0, number.start()) + 1) + 1
+    return line, column, (f"invalid JSON: a number of {len(number.group()):,} digits "
+                          f"(at most {sys.get_int_max_str_digits():,} are read)")
 
 
 def parse_layouts(text: str, source: str = "<text>", first_line: int = 1) -> list[LayoutEntry]:
@@ -247,15 +281,29 @@ def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
     each ending at a blank line (or any line end in JSON lines) once MAX_INPUT_BYTES are read."""
     lines: list[bytes] = []
     size, first_line, line_no, json_lines = 0, 1, 0, None
+    block_rows, block_start = 0, 0      # rows of the text layout being read, and its first line
     while True:
         line = handle.readline(MAX_LINE_BYTES + 1)
         line_no += 1
+        if line_no == 1:
+            line = line.removeprefix(codecs.BOM_UTF8)     # as Windows editors write
         if len(line) > MAX_LINE_BYTES:
             raise InputError(label, f"line longer than {MAX_LINE_BYTES:,} bytes", line_no)
         if b"\0" in line:
             raise InputError(label, "binary data (NUL byte), not a layout file", line_no)
         if json_lines is None and line.strip():
             json_lines = line.lstrip()[:1] in (b"{", b"[")
+        if not json_lines:
+            if line.split(b"#", 1)[0].strip():
+                block_rows += 1
+                block_start = block_start if block_rows > 1 else line_no
+                if block_rows > MAX_HEIGHT:     # refused now, not after reading it all
+                    raise InputError(label, f"the layout starting at line {block_start} has over "
+                                            f"{MAX_HEIGHT} rows, more than the largest board "
+                                            f"({MAX_WIDTH} × {MAX_HEIGHT}); a blank line "
+                                            f"separates layouts", line_no)
+            elif not line.strip():
+                block_rows = 0
         lines.append(line)
         size += len(line)
         if not line or (size >= MAX_INPUT_BYTES and (json_lines or not line.strip())):

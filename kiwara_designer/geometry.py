@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import KiwaraError
+from .numbers import shorten
 
 COLUMN_LETTERS = string.ascii_lowercase
 MAX_WIDTH = len(COLUMN_LETTERS)
@@ -72,11 +73,13 @@ class Grid:
     def parse_cell(self, name: str) -> int:
         """``'c3'`` → cell index; raises :class:`GeometryError` for names off the board."""
         name = name.strip().lower()
-        if len(name) >= 2 and name[0] in COLUMN_LETTERS and name[1:].isdigit():
+        # ASCII digits, at most as many as the highest row has: int() is never handed 5,000
+        if (2 <= len(name) <= 1 + len(str(self.height)) and name[0] in COLUMN_LETTERS
+                and name[1:].isascii() and name[1:].isdigit()):
             col, row = COLUMN_LETTERS.index(name[0]), int(name[1:]) - 1
             if col < self.width and 0 <= row < self.height:
                 return self.cell(col, row)
-        raise GeometryError(f"no cell {name!r} on a {self.width} × {self.height} board")
+        raise GeometryError(f"no cell {shorten(name)!r} on a {self.width} × {self.height} board")
 
     @cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:

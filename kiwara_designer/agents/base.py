@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 from ..core.game import CHANCE
 from ..errors import KiwaraError
+from ..numbers import shorten
 
 SPEC_HELP = ('agent specs: "random", "greedy", "mcts:ITERATIONS" (e.g. mcts:500), '
              '"mcts:SECONDSs" (e.g. mcts:2s), optionally followed by ":random" or ":greedy" '
@@ -87,7 +88,7 @@ def make_agent(spec: str, game: Any = None) -> Agent:
     name = getattr(game, "name", None)
     factory = _AGENTS.get((name, kind)) or _AGENTS.get((None, kind))
     if factory is None:
-        raise AgentSpecError(f"unknown agent {text!r}; {SPEC_HELP}")
+        raise AgentSpecError(f"unknown agent {shorten(text)!r}; {SPEC_HELP}")
     return factory(text, args, game)
 
 
@@ -95,7 +96,7 @@ def no_parameters(kind: str, agent_type: type) -> AgentFactory:
     """The factory of an agent spec that is just its kind (``random``, ``greedy``)."""
     def factory(text: str, args: list, game: Any) -> Agent:
         if args:
-            raise AgentSpecError(f"agent {kind!r} takes no parameters, got {text!r}")
+            raise AgentSpecError(f"agent {kind!r} takes no parameters, got {shorten(text)!r}")
         return agent_type(text)
     return factory
 

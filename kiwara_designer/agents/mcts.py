@@ -24,6 +24,7 @@ from typing import Any
 
 from ..core.game import CHANCE, sample_chance
 from ..errors import KiwaraError
+from ..numbers import parse_whole, shorten
 from .base import SPEC_HELP, AgentSpecError, _legal_moves, register_agent
 
 DEFAULT_ITERATIONS = 500
@@ -202,38 +203,41 @@ def refuse_hidden_information(game: Any) -> None:
                           f"from the players: use the ismcts agent instead")
 
 
-_BUDGET = re.compile(r"^(?:(?P<iterations>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
+_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)$")
 # Budgets beyond these would think for hours per move (about 1,500 iterations/s): a typo, not a wish.
 MAX_ITERATIONS, MAX_SECONDS = 1_000_000, 3600.0
 
 
 def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
     """The ``mcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
+    shown = shorten(text)                 # quoted in messages: mcts:<5,000 digits> stays short
     if len(args) > 2:
-        raise AgentSpecError(f"too many parts in {text!r}; {SPEC_HELP}")
+        raise AgentSpecError(f"too many parts in {shown!r}; {SPEC_HELP}")
     budget = args[0] if args else str(DEFAULT_ITERATIONS)
     playout = args[1] if len(args) == 2 else "random"
     match = _BUDGET.match(budget)
     if not match:
-        raise AgentSpecError(f"mcts budget {budget!r} in {text!r} is neither a whole number of "
+        raise AgentSpecError(f"mcts budget {shorten(budget)!r} in {shown!r} is neither a whole "
+                             f"number of "
                              f"iterations (mcts:500) nor seconds (mcts:2s)")
     if playout not in PLAYOUTS:
-        raise AgentSpecError(f"unknown playout policy {playout!r} in {text!r}; "
+        raise AgentSpecError(f"unknown playout policy {shorten(playout)!r} in {shown!r}; "
                              f"use one of {', '.join(PLAYOUTS)}")
     try:
         refuse_hidden_information(game)
     except KiwaraError as exc:
         raise AgentSpecError(str(exc)) from None
     if match["iterations"] is not None:
-        iterations = int(match["iterations"])
-        if not 1 <= iterations <= MAX_ITERATIONS:
+        try:
+            iterations = parse_whole(match["iterations"], 1, MAX_ITERATIONS, "iterations")
+        except KiwaraError:
             raise AgentSpecError(f"mcts takes 1 to {MAX_ITERATIONS:,} iterations per move, "
-                                 f"got {text!r}")
+                                 f"got {shown!r}") from None
         return MctsAgent(text, iterations=iterations, playout=playout)
     seconds = float(match["seconds"])
     if not 0 < seconds <= MAX_SECONDS:
         raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
-                             f"move, got {text!r}")
+                             f"move, got {shown!r}")
     return MctsAgent(text, seconds=seconds, playout=playout)
 
 

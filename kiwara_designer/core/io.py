@@ -61,16 +61,18 @@ def open_input(name: str, what: str, missing: str = "no such file") -> Iterator[
 
 
 def decode_text(data: bytes, label: str, what: str, first_line: int = 1) -> str:
-    """``data`` as text, or :class:`InputError` naming the line of a NUL byte or of bytes that
-    are not UTF-8 (the marks of a binary file)."""
+    """``data`` as text (without a leading byte-order mark), or :class:`InputError` naming the
+    line of a NUL byte or of bytes that are not UTF-8 (the marks of a binary file)."""
     if b"\0" in data:
         line = first_line + data[:data.index(b"\0")].count(b"\n")
         raise InputError(label, f"binary data (NUL byte), not a {what}", line)
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = first_line + data[:exc.start].count(b"\n")
         raise InputError(label, "not UTF-8 text (binary file?)", line) from None
+    # a byte-order mark opens the files some Windows editors write: not part of the text
+    return text.removeprefix("\ufeff") if first_line == 1 else text
 
 
 def read_text(name: str, what: str, limit: int = MAX_INPUT_BYTES,

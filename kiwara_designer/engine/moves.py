@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import KiwaraError
 from ..geometry import COLUMN_LETTERS, Grid, GeometryError
+from ..numbers import parse_whole, shorten
 
 
 class IllegalMoveError(KiwaraError):
@@ -21,8 +22,8 @@ class NotationError(IllegalMoveError):
     """Text that is not a move in Kiwara notation."""
 
 
-_PLACEMENT = re.compile(r"^([ZGELC])([a-z]\d+)((?:x[a-z]\d+)*)(?:>(\d+))?$")
-_OPENING = re.compile(r"^T(\d+)$")
+_PLACEMENT = re.compile(r"^([ZGELC])([a-z][0-9]+)((?:x[a-z][0-9]+)*)(?:>([0-9]+))?$")
+_OPENING = re.compile(r"^T([0-9]+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,32 +72,31 @@ class Move:
             return PASS
         match = _OPENING.match(text.upper())
         if match:
-            position = int(match.group(1))
-            if position >= grid.positions:
-                raise NotationError(f"{raw!r}: totem position {position} is not in "
-                                    f"0..{grid.positions - 1}")
-            return cls(totem=position)
+            return cls(totem=_totem_position(match.group(1), raw, grid))
         normal = text[:1].upper() + text[1:].lower()
         match = _PLACEMENT.match(normal)
         if not match:
             raise NotationError(
-                f"{raw!r} is not a move: write T7 (opening), Zc3>12 (kind Z G E L C, cell, "
+                f"{shorten(raw)!r} is not a move: write T7 (opening), Zc3>12 (kind Z G E L C, cell, "
                 f"totem), Cb2xc2>4 (crocodile swaps), Gf5 (last move) or pass")
         kind, cell_text, swap_text, totem_text = match.groups()
         try:
             cell = grid.parse_cell(cell_text)
             swaps = tuple(grid.parse_cell(c) for c in swap_text.split("x")[1:])
         except GeometryError as exc:
-            raise NotationError(f"{raw!r}: {exc}") from None
+            raise NotationError(f"{shorten(raw)!r}: {exc}") from None
         if swaps and kind != "C":
-            raise NotationError(f"{raw!r}: only a crocodile swaps (x) with gazelles")
-        totem = None
-        if totem_text is not None:
-            totem = int(totem_text)
-            if totem >= grid.positions:
-                raise NotationError(f"{raw!r}: totem position {totem} is not in "
-                                    f"0..{grid.positions - 1}")
+            raise NotationError(f"{shorten(raw)!r}: only a crocodile swaps (x) with gazelles")
+        totem = None if totem_text is None else _totem_position(totem_text, raw, grid)
         return cls(kind, cell, swaps, totem, grid.width)
+
+
+def _totem_position(digits: str, raw: str, grid: Grid) -> int:
+    try:
+        return parse_whole(digits, 0, grid.positions - 1, "totem position")
+    except KiwaraError:
+        raise NotationError(f"{shorten(raw)!r}: totem position {shorten(digits)} is not in "
+                            f"0..{grid.positions - 1}") from None
 
 
 PASS = Move()

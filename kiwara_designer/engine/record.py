@@ -10,8 +10,9 @@ from typing import Any, Iterable, Iterator
 
 from ..core.io import InputError, read_text, source_label, write_text
 from ..errors import KiwaraError
-from ..formats import builtin_names, load_layout, parse_text
+from ..formats import builtin_names, describe_json_error, load_layout, parse_text
 from ..layout import Layout
+from ..numbers import describe_value, plural
 from .moves import IllegalMoveError, Move
 from .state import GameState, new_game
 from .variant import RuleVariant, VariantError, builtin_variant_names
@@ -68,6 +69,25 @@ class GameRecord:
             pass
         return state
 
+    def result_difference(self, final: GameState) -> str | None:
+        """How the stored ``result`` (if any) differs from ``final``, the position the moves
+        reach, or None when they agree."""
+        stored = self.extra.get("result")
+        if stored is None:
+            return None
+        if not final.is_terminal():
+            return (f"the record gives a result, but the game is not over after its "
+                    f"{plural(len(self.moves), 'move')}")
+        scoring = final.scoring()
+        claimed = (tuple(stored["scores"]), stored["winner"])
+        if claimed == (scoring.totals, scoring.winner):
+            return None
+        def told(scores, winner) -> str:
+            who = "a draw" if winner is None else ("first", "second")[winner] + " player wins"
+            return f"{scores[0]}-{scores[1]}, {who}"
+        return (f"the record's result ({told(*claimed)}) differs from what its moves give "
+                f"({told(scoring.totals, scoring.winner)})")
+
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         layout: Any = list(self.layout.rows)
@@ -101,14 +121,20 @@ class GameRecord:
             raise RecordError(f"{source}: \"moves\" must be a list of moves in notation "
                               f"(strings such as \"T7\", \"Zc3>12\")")
         extra = {k: v for k, v in obj.items() if k not in ("layout", "variant", "moves")}
+        for key, value in extra.items():
+            problem = _extra_problem(key, value)
+            if problem:
+                raise RecordError(f"{source}: \"{key}\" {problem}, got {describe_value(value)}")
         return cls(layout, variant, tuple(moves), extra)
 
     @classmethod
     def from_json(cls, text: str, source: str = "<record>") -> "GameRecord":
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except ValueError as exc:       # not JSON, or a number of over 4,300 digits
+            line, column, message = describe_json_error(exc, text)
+            where = f"{line}:{column}" if column else f"{line}"
+            raise RecordError(f"{source}:{where}: {message}") from None
         except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
             raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
         return cls.from_dict(obj, source)
@@ -125,6 +151,27 @@ class GameRecord:
     def save(self, path: str) -> None:
         """Write the record as JSON to a file or to stdout (``-``)."""
         write_text(path, self.to_json() + "\n", "the record")
+
+
+def _extra_problem(key: str, value: Any) -> str | None:
+    """Why ``value`` is not acceptable for a known optional key (None if it is, or the key is
+    not one of ours: other keys are kept as they are)."""
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if key == "players":
+        if not (isinstance(value, list) and len(value) == 2
+                and all(isinstance(p, str) and p for p in value)):
+            return "must be a list of the two players' names"
+    elif key in ("seed", "master_seed", "game_index"):
+        if not whole(value) or (key == "game_index" and value < 0):
+            return "must be a whole number" + (" from 0" if key == "game_index" else "")
+    elif key == "result":
+        if not (isinstance(value, dict) and isinstance(value.get("scores"), list)
+                and len(value["scores"]) == 2 and all(map(whole, value["scores"]))
+                and "winner" in value and value["winner"] in (0, 1, None)
+                and not isinstance(value["winner"], bool)):
+            return 'must be {"scores": [first, second], "winner": 0, 1 or null}'
+    return None
 
 
 def _record_layout(value: Any, source: str) -> Layout:

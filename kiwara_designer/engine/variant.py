@@ -7,6 +7,7 @@ Built-in variants live in ``kiwara_designer/variants/*.toml`` and can be named i
 from __future__ import annotations
 
 import difflib
+import sys
 import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
@@ -15,6 +16,7 @@ from typing import Any
 
 from ..core.io import STDIN, InputError, is_builtin_name, read_text, source_label
 from ..errors import KiwaraError
+from ..numbers import describe_value
 
 BUILTIN_VARIANTS = "kiwara_designer.variants"
 MAX_VARIANT_BYTES = 1_000_000
@@ -166,6 +168,9 @@ class RuleVariant:
             table = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise VariantError(f"{source}: invalid TOML: {exc}") from None
+        except ValueError:       # tomllib hands int() a number of over 4,300 digits
+            raise VariantError(f"{source}: invalid TOML: a number of more than "
+                               f"{sys.get_int_max_str_digits():,} digits") from None
         return cls.from_dict(table, source, default_name)
 
 
@@ -179,21 +184,25 @@ def _check_value(key: str, value: Any, default: Any) -> str | None:
     if key == "crocodile_swaps":
         if value in (0, 1, "chain") and not isinstance(value, bool):
             return None
-        return f'must be 0, 1 or "chain", got {value!r}'
+        return f'must be 0, 1 or "chain", got {describe_value(value)}'
     if key == "territory_tie":
-        return None if value in ("nobody", "both") else f'must be "nobody" or "both", got {value!r}'
+        return (None if value in ("nobody", "both")
+                else f'must be "nobody" or "both", got {describe_value(value)}')
     if key == "totem_direction":
         return None if value in ("clockwise", "anticlockwise") else \
-            f'must be "clockwise" or "anticlockwise", got {value!r}'
+            f'must be "clockwise" or "anticlockwise", got {describe_value(value)}'
     if key == "first_placer":
-        return None if value in ("first", "second") else f'must be "first" or "second", got {value!r}'
+        return (None if value in ("first", "second")
+                else f'must be "first" or "second", got {describe_value(value)}')
     if key == "name":
-        return None if isinstance(value, str) and value else f"must be a non-empty string, got {value!r}"
+        return (None if isinstance(value, str) and value
+                else f"must be a non-empty string, got {describe_value(value)}")
     if isinstance(default, bool):
-        return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+        return (None if isinstance(value, bool)
+                else f"must be true or false, got {describe_value(value)}")
     if isinstance(default, int):
         if not isinstance(value, int) or isinstance(value, bool):
-            return f"must be a whole number, got {value!r}"
+            return f"must be a whole number, got {describe_value(value)}"
         if key.startswith("totem_") and not 1 <= value <= MAX_TOTEM_STEP:
             # bounded: the engine tabulates every step, so 10**21 would never finish
             return f"must be between 1 and {MAX_TOTEM_STEP}, got {value}"

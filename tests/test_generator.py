@@ -356,5 +356,7 @@ def test_a_table_too_large_is_refused_not_a_hang(monkeypatch):
     import importlib
     frontier_module = importlib.import_module("kiwara_designer.generator._frontier")
     monkeypatch.setattr(frontier_module, "MAX_TABLE_ENTRIES", 500)
+    # the cap while building, behind the estimate up front (tests/test_hardening.py)
+    monkeypatch.setattr(frontier_module.Frontier, "estimated_entries", lambda *a, **k: 0)
     with pytest.raises(GeneratorError, match="more than 500 table entries"):
         count_layouts(Grid(5, 5), 5, (3, 5, 7))

@@ -336,8 +336,9 @@ def count_layouts(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_
                   mix=None, canonical: bool = False) -> int:
     """Exact number of valid layouts (symmetry classes with ``canonical``), optionally of one mix."""
     problem = Problem.make(grid, territories, sizes)
+    mixes = _mixes(problem, mix)               # an inadmissible mix is refused before counting
     counts = count_by_mix(problem.grid, territories, sizes, canonical=canonical)
-    return sum(counts[m] for m in _mixes(problem, mix))
+    return sum(counts[m] for m in mixes)
 
 
 def fixed_point_counts(grid: Grid | None = None, territories: int = 6,

@@ -27,6 +27,8 @@ from .problem import GeneratorError
 # A budget instead of a hang: the 6 x 5 free-play table has 224,000 entries (3 s); a 6 x 6 board
 # with the same sizes 2.7 million (95 s, over a gigabyte); larger boards are refused.
 MAX_TABLE_ENTRIES = 5_000_000
+# States the quick look ahead (Frontier.estimated_entries) may visit before the table is built.
+PROBE_STATES = 5_000
 
 NEW, UP, LEFT, MERGE = 0, 1, 2, 3
 
@@ -191,21 +193,13 @@ class Frontier:
             new_forb |= _pair_bit(remap[a], remap[b])
         return tuple([remap[x] for x in reversed(labels)]), tuple(order), new_forb
 
-    # -- completion counts -------------------------------------------------------------------
-    def completions(self, i: int, state) -> int:
-        """The number of the table entry of ``state`` after ``i`` cells. Its ``counts`` map the
-        code of the multiset of sizes still to close to the number of ways to finish; its
-        ``edges`` list ``(action, closed code, entry of the next state, mirrored)`` for every
-        move that can still finish."""
+    def _successors(self, i: int, state):
+        """``(action, closed code, next state, mirrored)`` of every move from ``state`` after
+        ``i`` cells that keeps pieces within the allowed sizes and rivers unbroken."""
         labels, sizes, forb = state
-        unit, max_size, valid = self.unit, self.max_size, self.valid
-        table = self.counts
-        below = self.memo[i + 1]
+        unit, max_size = self.unit, self.max_size
         boundary = (i + 1) % self.line == 0 and i + 1 < self.n
         ext = sizes + (0,)
-        total: dict[int, int] = {}
-        shared = False                           # total is still a child's own table
-        edges = []
         for (action, piece, merged, merge_bit, added, new_labels, source, closing, cell_new,
              new_index, pair_plans) in self._options_for(labels, i):
             if forb & merge_bit:
@@ -241,44 +235,99 @@ class Frontier:
                     mirrored = self._mirror(nxt)
                     if mirrored < nxt:
                         nxt, flip = mirrored, True
-                sub = below.get(nxt)
-                if sub is None:
-                    sub = self.completions(i + 1, nxt)
-                counts = table[sub]
-                if not counts:
-                    continue
-                if inc:
-                    useful = False
-                    if shared:
-                        total, shared = dict(total), False
-                    for code, count in counts.items():
-                        code += inc
-                        if code in valid:
-                            total[code] = total.get(code, 0) + count
-                            useful = True
-                    if not useful:
-                        continue
-                elif total:
-                    if shared:
-                        total, shared = dict(total), False
-                    for code, count in counts.items():
+                yield action, inc, nxt, flip
+
+    # -- completion counts -------------------------------------------------------------------
+    def completions(self, i: int, state) -> int:
+        """The number of the table entry of ``state`` after ``i`` cells. Its ``counts`` map the
+        code of the multiset of sizes still to close to the number of ways to finish; its
+        ``edges`` list ``(action, closed code, entry of the next state, mirrored)`` for every
+        move that can still finish."""
+        unit, valid = self.unit, self.valid
+        table = self.counts
+        below = self.memo[i + 1]
+        total: dict[int, int] = {}
+        shared = False                           # total is still a child's own table
+        edges = []
+        for action, inc, nxt, flip in self._successors(i, state):
+            sub = below.get(nxt)
+            if sub is None:
+                sub = self.completions(i + 1, nxt)
+            counts = table[sub]
+            if not counts:
+                continue
+            if inc:
+                useful = False
+                if shared:
+                    total, shared = dict(total), False
+                for code, count in counts.items():
+                    code += inc
+                    if code in valid:
                         total[code] = total.get(code, 0) + count
-                else:
-                    total, shared = counts, True     # copied only if another move adds to it
-                edges.append((action, inc, sub, flip))
+                        useful = True
+                if not useful:
+                    continue
+            elif total:
+                if shared:
+                    total, shared = dict(total), False
+                for code, count in counts.items():
+                    total[code] = total.get(code, 0) + count
+            else:
+                total, shared = counts, True     # copied only if another move adds to it
+            edges.append((action, inc, sub, flip))
         entry = self.memo[i][state] = len(table)
         if entry >= MAX_TABLE_ENTRIES:
             raise GeneratorError(
-                f"counting the layouts of a {self.width} × {self.height} board needs more than "
+                f"counting the layouts of the {self.width} × {self.height} board needs more than "
                 f"{MAX_TABLE_ENTRIES:,} table entries: too large for this generator (6 × 5 "
                 f"needs 224,000, 6 × 6 with sizes 3-9 about 2.7 million)")
         table.append(total)
         self.edges.append(tuple(edges))
         return entry
 
+    def estimated_entries(self, budget: int = PROBE_STATES, limit: int = MAX_TABLE_ENTRIES) -> int:
+        """How many entries the table will have, found quickly. The table holds one entry per
+        state reachable after each number of cells; these are counted cell by cell (exact if
+        the sweep ends within ``budget`` states), then the lines still ahead but the last are
+        extrapolated from the growth of the count between line ends. That growth rate fell
+        from line to line, at least 2.6-fold, on every board measured (6 × 5 to 8 × 6); it is
+        taken to fall as fast as it last did and at least fourfold, and a line to hold as many
+        states per cell as at its end (there are more within it), so the estimate errs low:
+        a board it refuses is too large. It stops as soon as it passes ``limit`` even with half
+        as many states per cell ahead (line ends merge mirror images, at most halving them)."""
+        states, seen, ends = {self.root}, 1, [1]
+        for i in range(self.n):
+            states = {nxt for state in states for _, _, nxt, _ in self._successors(i, state)}
+            seen += len(states)
+            floor = seen + len(states) // 2 * max(0, self.n - self.line - (i + 1))
+            if floor > limit:
+                return floor
+            if (i + 1) % self.line == 0:
+                ends.append(len(states))
+                if seen > budget and len(ends) >= 4:
+                    break
+        else:
+            return seen
+        estimate, at_end = seen, ends[-1]
+        rate, before = at_end / ends[-2] - 1, ends[-2] / ends[-3] - 1
+        fall = max(before / rate, 4) if rate > 0 else 4
+        for _ in range(self.n // self.line - len(ends)):      # lines ahead but the last
+            rate /= fall
+            at_end *= 1 + rate
+            estimate += self.line * at_end
+        return int(estimate)
+
     def table(self) -> dict[int, int]:
         """Number of layouts by code of their size multiset (the root's completions)."""
         if self._root_entry is None:
+            estimate = self.estimated_entries(limit=MAX_TABLE_ENTRIES)
+            if estimate > MAX_TABLE_ENTRIES:     # refused up front, not after minutes and GBs
+                raise GeneratorError(
+                    f"counting the layouts of the {self.width} × {self.height} board needs more "
+                    f"than {MAX_TABLE_ENTRIES:,} table entries (about {estimate:,} or more, some "
+                    f"{estimate * 40 // 10**6:,} s and {estimate * 400 / 10**9:.1f} GB): too "
+                    f"large for this generator (6 × 5 needs 224,000, 6 × 6 with sizes "
+                    f"3-9 about 2.7 million)")
             if sys.getrecursionlimit() < 4 * self.n + 1000:
                 sys.setrecursionlimit(4 * self.n + 1000)
             self._root_entry = self.completions(0, self.root)

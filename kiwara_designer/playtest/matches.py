@@ -10,6 +10,7 @@ whatever the number of workers, and any single game can be replayed to write its
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -289,20 +290,31 @@ def play_to_precision(setup: Any = None, variant: Any = None,
                       pairing: Pairing | str = DEFAULT_AGENTS, half_width: float = 0.03,
                       seed: int = 0, workers: int | None = None,
                       game: Game | None = None, first_round: int = 200,
-                      max_games: int = 20_000) -> list[GameResult]:
+                      max_games: int = 20_000,
+                      progress: Callable[[int, int], None] | None = None) -> list[GameResult]:
     """Play until the 95 % Wilson interval of the first-player win rate is at most ±half_width.
 
     After each round the games still needed are estimated from the current rate (normal
     approximation, plus 2 % for the Wilson interval being slightly wider) and played in one go,
-    so the match rarely overshoots. Games are the same seeded sequence as one long match."""
-    from .stats import games_for_half_width, proportion
+    so the match rarely overshoots. Games are the same seeded sequence as one long match.
+    A precision that could need more than ``max_games`` (at a 50 % rate, the worst case) is
+    refused up front. ``progress(done, games planned so far)`` is called as batches finish."""
+    from .stats import Z95, games_for_half_width, proportion
     if not 0 < half_width < 0.5:
         raise PlaytestError(f"the precision must be between 0 and 0.5, got {half_width}")
+    worst = int(games_for_half_width(half_width, 0.5) * 1.02) + 1
+    if worst > max_games:
+        finest = Z95 * 0.5 * math.sqrt(1.02 / max_games)       # the worst case inverted
+        raise PlaytestError(f"a precision of ±{half_width:g} may need {worst:,} games (at a 50 % "
+                            f"win rate), more than the {max_games:,} played at most; ask for "
+                            f"±{math.ceil(finest * 1000) / 1000:g} or more")
     games: list[GameResult] = []
     want = min(first_round, max_games)
     while True:
+        done = len(games)
+        report = progress and (lambda n, _total, done=done, want=want: progress(done + n, want))
         games += play_match(setup, variant, pairing, want - len(games), seed, workers, game,
-                            first_index=len(games))
+                            first_index=len(games), progress=report)
         firsts = sum(g.winner == FIRST for g in games) + sum(g.winner is None for g in games) / 2
         rate = proportion(firsts, len(games))
         if rate.half_width <= half_width or len(games) >= max_games:

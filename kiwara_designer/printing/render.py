@@ -51,6 +51,9 @@ def cairo_available() -> bool:
     return True
 
 
+FIXED_PDF_DATE = "2018-01-01T00:00:00Z"     # Kiwara's year; any fixed date would do
+
+
 def render_pdf(pages: Sequence[Page]) -> bytes:
     """All pages in one PDF, each page at its own size, vector throughout."""
     _cairosvg("pdf")   # a clear PrintError when the extra is missing
@@ -67,9 +70,12 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
 
         def _create_surface(self, width, height):
             if not shared:
-                shared.append(cairocffi.PDFSurface(self.output, width, height))
+                pdf = cairocffi.PDFSurface(self.output, width, height)
                 # PDF 1.4 has no object streams: page objects stay plain for add_page_boxes
-                shared[0].restrict_to_version(cairocffi.PDF_VERSION_1_4)
+                pdf.restrict_to_version(cairocffi.PDF_VERSION_1_4)
+                # cairo stamps the current time otherwise: the same board, the same bytes
+                pdf.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, FIXED_PDF_DATE)
+                shared.append(pdf)
             else:
                 shared[0].set_size(width, height)
             return shared[0], width, height

@@ -12,6 +12,7 @@ import click
 
 from .engine import GameState, Scoring
 from .engine.variant import KIND_NAMES, KINDS
+from .numbers import plural
 from .terminal import draw_layout
 
 PLAYER_NAMES = ("first", "second")
@@ -59,7 +60,7 @@ def draw_state(state: GameState, colour: bool = False) -> str:
                          for k, n in reserve.items() if n) or "empty"
         lines.append(f"{PLAYER_NAMES[player]} player's reserve: {held}")
     if state.is_terminal():
-        lines.append(f"game over after {state.ply} moves")
+        lines.append(f"game over after {plural(state.ply, 'move')}")
     else:
         lines.append(f"move {state.ply + 1}: {PLAYER_NAMES[state.current_player()]} player to play")
     return "\n".join(lines)
@@ -152,7 +153,7 @@ def list_moves(state: GameState) -> str:
         head, sep, tail = (prefix + rest).partition(">")
         by_placement.setdefault(head + sep, []).append(tail)
     groups = [head + "|".join(tails) for head, tails in by_placement.items()]
-    return f"{len(moves)} legal moves: " + " ".join(groups)
+    return f"{plural(len(moves), 'legal move')}: " + " ".join(groups)
 
 
 def outcome_line(state: GameState) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .agents import Agent, make_agent
 from .errors import KiwaraError
+from .numbers import plural
 from .game_view import PLAYER_COLOURS, PLAYER_NAMES, draw_game, list_moves, outcome_line, styled
 
 HUMAN = "human"
@@ -87,7 +88,7 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
         else:
             asked = _ask_move(state, who, read, write)
             if asked is None:
-                write(f"game stopped after {state.ply} moves.")
+                write(f"game stopped after {plural(state.ply, 'move')}.")
                 result.state = state
                 return result
             move, after = asked

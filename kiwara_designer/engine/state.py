@@ -490,9 +490,9 @@ class GameState:
         dests = t.destinations(totem, line_empty)
         if move.totem not in dests:
             allowed = ", ".join(map(str, dests))
-            what = "no totem move" if move.totem is None else f"totem position {move.totem}"
-            raise IllegalMoveError(f"{move}: {what} is not allowed here; the totem can go to "
-                                   f"{allowed}")
+            what = ("the totem must move here" if move.totem is None
+                    else f"totem position {move.totem} is not allowed here")
+            raise IllegalMoveError(f"{move}: {what}; the totem can go to {allowed}")
         return _new_state(t, tuple(board), tuple(new_reserve), tuple(line_empty), empty,
                           move.totem, 1 - player, okapi, self.ply + 1)
 

@@ -254,6 +254,6 @@ def test_missing_totem_move_is_worded_plainly():
 
 
 def test_legal_move_list_agrees_in_number():
-    from kiwara_designer.play import list_moves
+    from kiwara_designer.game_view import list_moves
     one = type("OneMove", (), {"legal_moves": lambda self: [Move.parse("T7", GRID)]})()
     assert list_moves(one) == "1 legal move: T7"

@@ -232,7 +232,7 @@ def test_variant_type_errors_spell_values_as_the_file_does(line, words):
 # -- 16. the same PDF, byte for byte -----------------------------------------------------------
 def test_pdf_carries_a_fixed_creation_date():
     pytest.importorskip("cairosvg")
-    from kiwara_designer.svg import PrintOptions, print_set
+    from kiwara_designer.printing import PrintOptions, print_set
     from kiwara_designer.printing.render import render_pdf
     pdf = render_pdf(print_set(load_layout("classic"), PrintOptions()))
     assert re.findall(rb"/CreationDate \((?:D:)?(\d{8})", pdf) == [b"20180101"]

@@ -1,0 +1,619 @@
+"""The whole match as one immutable state: deals, tricks, powers, rounds and the match's end.
+
+Rules: /shared/rules/awimbawe.md (the rules reference). The state implements the core game
+protocol (:mod:`kiwara_designer.core.game`): the deal is dealt card by card at chance nodes (at most
+28 outcomes each), a tied first lead and the snake's blind pick in a hand are chance nodes too.
+Besides the protocol's moves, :meth:`AwimbaweState.record_moves` gives the *record view* of a
+round, where the blind pick is part of the move (``M5:h=G4``, one move per possible card): perft
+and records use it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..core.game import CHANCE, TERMINAL
+from ..errors import KiwaraError
+from .cards import (BIT, CHEETAH, DECK_SIZE, EAGLE, EAGLES, ELEPHANT, HYENAS, KIND, MOUSE, NAMES,
+                    RHINOCEROS, SKY, SNAKE, SUIT, SUIT_MASK, VALUE, cards_of, parse_deck)
+from .moves import (BARE, BARE_MOVE, BLIND, BLIND_MOVE, CHEETAH_CHOICE, CHEETAH_MOVE, DEAL,
+                    DEAL_MOVE, EAGLE_FIGHT, EAGLE_FLEE, FIGHT_MOVE, FLEE_MOVE, LEADER, LEADER_MOVE,
+                    RHINO_MOVE, RHINO_SLIDE, SNAKE_BLIND_MOVE, SNAKE_HAND, SNAKE_HAND_MOVE,
+                    SNAKE_PILE, SNAKE_PILE_MOVE, START, START_MOVE, IllegalMoveError, Move,
+                    parse_move)
+from .variant import AwimbaweVariant, as_variant
+
+# Phases of the match.
+DEALING, TIED_LEAD, CHOOSING_LEADER, PLAYING, BLIND_PICK, OVER = range(6)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: its deal and history (for records and information states) and result.
+
+    ``events`` are the round's history: ``("m", seat, text)`` a move in record notation,
+    ``("l", seat)`` the first leader, ``("r", card)`` a pile card turned face up."""
+
+    deck: tuple[int, ...]
+    leader: int
+    events: tuple
+    winner: int
+    crowns: tuple[int, int]
+    hyenas: tuple[int, int]
+    by_hyenas: bool
+    tricks: int
+
+    @property
+    def moves(self) -> list[str]:
+        return [e[2] for e in self.events if e[0] == "m"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "crowns": list(self.crowns), "hyenas": self.by_hyenas,
+                "tricks": self.tricks, "hyenas_held": list(self.hyenas)}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A round-1 setup: the deck in deal order, and who leads (None: the rules decide)."""
+
+    deck: tuple[int, ...]
+    leader: int | None = None
+
+    @classmethod
+    def parse(cls, deck: str | Iterable[str], leader: int | None = None) -> "Deal":
+        if leader not in (None, 0, 1):
+            raise KiwaraError(f"leader must be 0 or 1, got {leader!r}")
+        return cls(parse_deck(deck if isinstance(deck, str) else list(deck)), leader)
+
+
+def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    return tuple(deck)
+
+
+class AwimbaweState:
+    """A position of a match. Immutable: :meth:`apply` returns a new state.
+
+    Cards are ints and sets of cards bit masks (see :mod:`.cards`). Per seat: ``hand``,
+    ``piles`` (a tuple of piles, each a tuple of cards from bottom to top), ``blocked`` (cards
+    blocked by a snake for that seat's next play) and ``won`` (the scoring pile); ``down`` is the
+    mask of face-down pile cards. In a trick, ``lead`` is the leader's card (-1 before it) and
+    ``next_lead`` the seat a cheetah chose (-1 none)."""
+
+    __slots__ = ("variant", "rounds", "deck", "phase", "to_move", "hand", "piles", "down",
+                 "blocked", "won", "leader", "first_leader", "lead", "next_lead", "tricks",
+                 "pending", "events", "forced_leader", "_legal", "_record")
+
+    def __init__(self, variant: AwimbaweVariant | None = None) -> None:
+        self.variant = variant or AwimbaweVariant()
+        self.rounds: tuple[RoundResult, ...] = ()
+        self.deck: tuple[int, ...] = ()
+        self.phase = DEALING
+        self.to_move = CHANCE
+        self.hand = (0, 0)
+        self.piles: tuple = ((), ())
+        self.down = 0
+        self.blocked = (0, 0)
+        self.won = (0, 0)
+        self.leader = -1
+        self.first_leader = -1
+        self.lead = -1
+        self.next_lead = -1
+        self.tricks = 0
+        self.pending: tuple | None = None
+        self.events: tuple = ()
+        self.forced_leader: int | None = None
+        self._legal = None
+        self._record = None
+
+    def _copy(self) -> "AwimbaweState":
+        new = AwimbaweState.__new__(AwimbaweState)
+        new.variant, new.rounds, new.deck, new.phase = self.variant, self.rounds, self.deck, self.phase
+        new.to_move, new.hand, new.piles, new.down = self.to_move, self.hand, self.piles, self.down
+        new.blocked, new.won, new.leader = self.blocked, self.won, self.leader
+        new.first_leader, new.lead, new.next_lead = self.first_leader, self.lead, self.next_lead
+        new.tricks, new.pending, new.events = self.tricks, self.pending, self.events
+        new.forced_leader = self.forced_leader
+        new._legal = new._record = None
+        return new
+
+    # -- protocol ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> tuple[float, float]:
+        if self.phase != OVER:
+            return (0.0, 0.0)
+        winner = self.match_winner
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: the player's (a blind snake is the one move ``M5:h``), or at a
+        chance node the chance outcomes' moves."""
+        if self._legal is None:
+            self._legal = self._generate(expand_blind=False)
+        return self._legal
+
+    def record_moves(self) -> list[Move]:
+        """The legal moves as a record writes them: like :meth:`legal_moves`, but a blind snake
+        is one move per card it may block (``M5:h=G4``); [] at a chance node or at a round's end."""
+        if self.phase != PLAYING:
+            return [] if self.phase != CHOOSING_LEADER else self.legal_moves()
+        if self._record is None:
+            self._record = self._generate(expand_blind=True)
+        return self._record
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.to_move != CHANCE:
+            return []
+        moves = self.legal_moves()
+        p = 1.0 / len(moves)
+        return [(m, p) for m in moves]
+
+    def apply(self, move: Move | str) -> "AwimbaweState":
+        move = parse_move(move)
+        if move not in self.legal_moves():
+            if not (move.kind == SNAKE_HAND and move.a >= 0 and move in self.record_moves()):
+                raise IllegalMoveError(f"{move.text}: {self._why_illegal(move)}")
+        return self._apply(move)
+
+    # -- derived -----------------------------------------------------------------------------
+    @property
+    def round_index(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def rounds_won(self) -> tuple[int, int]:
+        wins = [0, 0]
+        for r in self.rounds:
+            wins[r.winner] += 1
+        return (wins[0], wins[1])
+
+    @property
+    def match_winner(self) -> int | None:
+        if self.phase != OVER:
+            return None
+        return self.rounds[-1].winner
+
+    def cards_held(self, seat: int) -> int:
+        """Cards ``seat`` still holds: hand and every pile card."""
+        return self.hand[seat].bit_count() + sum(len(p) for p in self.piles[seat])
+
+    def tops(self, seat: int) -> int:
+        """Mask of the top card of each of ``seat``'s piles, whatever its face."""
+        mask = 0
+        for pile in self.piles[seat]:
+            if pile:
+                mask |= BIT[pile[-1]]
+        return mask
+
+    def available(self, seat: int) -> int:
+        """Mask of ``seat``'s available cards: hand and face-up pile tops (blocked or not)."""
+        return self.hand[seat] | (self.tops(seat) & ~self.down)
+
+    def hyenas(self, seat: int) -> int:
+        return (self.won[seat] & HYENAS).bit_count()
+
+    def crowns(self, seat: int) -> int:
+        crowns = self.variant.card_crowns
+        return sum(crowns[c] for c in cards_of(self.won[seat]))
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards played so far in the current trick."""
+        return () if self.lead < 0 else (self.lead,)
+
+    def round_record(self) -> dict[str, Any]:
+        """The current round as a record entry (deck, leader, moves)."""
+        return {"deck": " ".join(NAMES[c] for c in self.deck), "leader": self.first_leader,
+                "moves": [e[2] for e in self.events if e[0] == "m"]}
+
+    # -- move generation ---------------------------------------------------------------------
+    def _generate(self, expand_blind: bool) -> list[Move]:
+        phase = self.phase
+        if phase == PLAYING:
+            return self._plays(expand_blind)
+        if phase == DEALING:
+            dealt = 0
+            for c in self.deck:
+                dealt |= BIT[c]
+            return [DEAL_MOVE[c] for c in range(DECK_SIZE) if not dealt & BIT[c]]
+        if phase == BLIND_PICK:
+            return [BLIND_MOVE[x] for x in self.pending[2]]
+        if phase == TIED_LEAD:
+            return list(LEADER_MOVE)
+        if phase == CHOOSING_LEADER:
+            return list(START_MOVE)
+        return []
+
+    def _plays(self, expand_blind: bool) -> list[Move]:
+        variant = self.variant
+        p = self.to_move
+        q = 1 - p
+        tops_up = self.tops(p) & ~self.down
+        held = self.hand[p] | tops_up
+        free = held & ~self.blocked[p]
+        lead = self.lead
+        if lead >= 0:
+            counted = held if variant.blocked_cards_follow else free
+            suit_mask = SUIT_MASK[SUIT[lead]]
+            if counted & suit_mask:
+                playable = free & suit_mask or free
+            elif counted & EAGLES:
+                playable = free & EAGLES or free
+            else:
+                playable = free
+        else:
+            playable = free
+        moves: list[Move] = []
+        append = moves.append
+        while playable:
+            low = playable & -playable
+            playable ^= low
+            card = low.bit_length() - 1
+            kind = KIND[card]
+            if kind == EAGLE:
+                if lead >= 0 and SUIT[lead] != SKY:
+                    if variant.eagle_may_flee:
+                        append(FLEE_MOVE[card])
+                    append(FIGHT_MOVE[card])
+                else:
+                    append(BARE_MOVE[card])
+            elif kind == CHEETAH:
+                if variant.cheetah_power and self.cards_held(p) >= 2:
+                    if variant.cheetah_may_pass:
+                        append(BARE_MOVE[card])
+                    moves.extend(CHEETAH_MOVE[card])
+                else:
+                    append(BARE_MOVE[card])
+            elif kind == RHINOCEROS:
+                append(BARE_MOVE[card])
+                if variant.rhinoceros_power:
+                    self._rhino_moves(p, q, card, low, append)
+            elif kind == SNAKE:
+                append(BARE_MOVE[card])
+                if variant.snake_power:
+                    self._snake_moves(p, q, card, low, expand_blind, append)
+            else:
+                append(BARE_MOVE[card])
+        return moves
+
+    def _after_removal(self, p: int, low: int) -> tuple:
+        """``(hand, piles)`` of ``p`` without the card ``low`` (a bit)."""
+        hand = self.hand[p]
+        if hand & low:
+            return hand ^ low, self.piles[p]
+        card = low.bit_length() - 1
+        return hand, tuple(pile[:-1] if pile and pile[-1] == card else pile for pile in self.piles[p])
+
+    def _can_play_next(self, q: int, hand: int, piles: tuple, down: int, blocked: int,
+                       in_this_trick: bool) -> bool:
+        """Whether ``q`` will have an unblocked card to play at their next play: in this trick
+        only face-up tops count; at the next trick every top will have been turned face up."""
+        tops = 0
+        for pile in piles:
+            if pile:
+                tops |= BIT[pile[-1]]
+        if in_this_trick:
+            tops &= ~down
+        return bool((hand | tops) & ~blocked)
+
+    def _rhino_moves(self, p: int, q: int, card: int, low: int, append) -> None:
+        piles = self.piles[q]
+        if sum(len(pile) for pile in piles) < 2:
+            return
+        in_this_trick = self.lead < 0            # p leads: q plays next in this trick
+        table = RHINO_MOVE[card]
+        for i, source in enumerate(piles):
+            if not source:
+                continue
+            for j in range(len(piles)):
+                if j == i and len(source) < 2:
+                    continue
+                new_piles, down = _slide(piles, i, j, self.down)
+                if self._can_play_next(q, self.hand[q], new_piles, down, self.blocked[q],
+                                       in_this_trick):
+                    append(table[i][j])
+
+    def _snake_moves(self, p: int, q: int, card: int, low: int, expand_blind: bool,
+                     append) -> None:
+        hand, piles = self.hand[q], self.piles[q]
+        # offered only when q holds two cards or more, not all in one pile
+        if not hand:
+            if sum(1 for pile in piles if pile) < 2:
+                return
+        elif hand.bit_count() + sum(len(pile) for pile in piles) < 2:
+            return
+        in_this_trick = self.lead < 0
+        blocked, down = self.blocked[q], self.down
+        hidden_ok = self.variant.snake_hidden_tops
+        for i, pile in enumerate(piles):
+            if pile and (hidden_ok or not down & BIT[pile[-1]]):
+                if self._can_play_next(q, hand, piles, down, blocked | BIT[pile[-1]],
+                                       in_this_trick):
+                    append(SNAKE_PILE_MOVE[card][i])
+        picks = [x for x in cards_of(hand)
+                 if self._can_play_next(q, hand, piles, down, blocked | BIT[x], in_this_trick)]
+        if picks:
+            if expand_blind:
+                table = SNAKE_HAND_MOVE[card]
+                for x in picks:
+                    append(table[x])
+            else:
+                append(SNAKE_BLIND_MOVE[card])
+
+    def _blind_picks(self, q: int) -> tuple[int, ...]:
+        hand, piles = self.hand[q], self.piles[q]
+        in_this_trick = self.lead < 0
+        return tuple(x for x in cards_of(hand)
+                     if self._can_play_next(q, hand, piles, self.down, self.blocked[q] | BIT[x],
+                                            in_this_trick))
+
+    def _why_illegal(self, move: Move) -> str:
+        if self.phase == OVER:
+            return "the match is over"
+        if self.to_move == CHANCE and not move.is_chance:
+            return "a chance node: the next move is dealt or drawn, not chosen"
+        if move.is_chance and self.to_move != CHANCE:
+            return "a chance outcome, but a player is to move"
+        if self.phase == CHOOSING_LEADER:
+            return f"player {self.to_move} chooses who leads (start:me or start:you)"
+        if move.kind == START:
+            return "start:me/start:you only begin rounds 2 and later, before the first trick"
+        p = self.to_move
+        card = move.card
+        if not self.available(p) & BIT[card]:
+            return f"player {p} has no available {NAMES[card]}"
+        if self.blocked[p] & BIT[card]:
+            return f"{NAMES[card]} is blocked by a snake for this play"
+        if not any(m.card == card for m in self.legal_moves()):
+            led = "the sky (an eagle)" if SUIT[self.lead] == SKY else f"suit {NAMES[self.lead][0]}"
+            return (f"{NAMES[self.lead]} was led: player {p} must follow {led} if they can, "
+                    f"else play an eagle if they can (blocked cards do not count)")
+        choices = ", ".join(m.text for m in self.record_moves() if m.card == card)
+        return f"not a legal use of {NAMES[card]} here (legal: {choices})"
+
+    # -- applying moves ----------------------------------------------------------------------
+    def _apply(self, move: Move) -> "AwimbaweState":
+        kind = move.kind
+        if kind == DEAL:
+            return self._deal(move.card)
+        s = self._copy()
+        if kind == LEADER:
+            s._start_tricks(move.a, ("l", move.a))
+            return s
+        if kind == START:
+            chooser = s.to_move
+            leader = chooser if move.a == 0 else 1 - chooser
+            s.events = s.events + (("m", chooser, move.text),)
+            s._start_tricks(leader, ("l", leader))
+            return s
+        if kind == BLIND:
+            p, card, _picks = s.pending
+            q = 1 - p
+            s.pending = None
+            s.phase = PLAYING
+            s.blocked = _set(s.blocked, q, s.blocked[q] | BIT[move.card])
+            s.events = s.events[:-1] + (("m", p, SNAKE_HAND_MOVE[card][move.card].text),)
+            s._after_play(p, card, False)
+            return s
+        # a card play
+        p = s.to_move
+        q = 1 - p
+        card = move.card
+        low = BIT[card]
+        hand, piles = s._after_removal(p, low)
+        s.hand = _set(s.hand, p, hand)
+        if piles is not s.piles[p]:
+            s.piles = _set(s.piles, p, piles)
+        s.blocked = _set(s.blocked, p, 0)         # p's blocks lift as p plays
+        if kind == CHEETAH_CHOICE:
+            s.next_lead = p if move.a == 0 else q
+        elif kind == RHINO_SLIDE:
+            new_piles, s.down = _slide(s.piles[q], move.a, move.b, s.down)
+            s.piles = _set(s.piles, q, new_piles)
+            reveal = _lone_hidden_top(new_piles, s.down)
+            s.events = s.events + (("m", p, move.text),)
+            if reveal >= 0:
+                s.down &= ~BIT[reveal]
+                s.events = s.events + (("r", reveal),)
+            s._after_play(p, card, False)
+            return s
+        elif kind == SNAKE_PILE:
+            s.blocked = _set(s.blocked, q, s.blocked[q] | BIT[s.piles[q][move.a][-1]])
+        elif kind == SNAKE_HAND:
+            if move.a < 0:                         # blind: the pick is drawn at a chance node
+                s.phase = BLIND_PICK
+                s.to_move = CHANCE
+                s.pending = (p, card, s._blind_picks(q))
+                s.events = s.events + (("m", p, move.text),)
+                return s
+            s.blocked = _set(s.blocked, q, s.blocked[q] | BIT[move.a])
+        s.events = s.events + (("m", p, move.text),)
+        s._after_play(p, card, kind == EAGLE_FLEE)
+        return s
+
+    def _after_play(self, p: int, card: int, flee: bool) -> None:
+        """Continue after ``p`` played ``card`` and used its power: the follower's turn, or the
+        end of the trick."""
+        if self.lead < 0:
+            self.lead = card
+            self.to_move = 1 - p
+            return
+        leader = self.leader
+        lead = self.lead
+        if SUIT[card] == SKY and SUIT[lead] != SKY:
+            winner = leader if flee else p
+        elif SUIT[card] == SUIT[lead]:
+            vl, vf = VALUE[lead], VALUE[card]
+            if self.variant.mouse_beats_elephant and SUIT[lead] != SKY and \
+                    {KIND[lead], KIND[card]} == {MOUSE, ELEPHANT}:
+                winner = leader if KIND[lead] == MOUSE else p
+            else:
+                winner = leader if vl > vf else p
+        else:
+            winner = leader                          # a discard loses
+        won = list(self.won)
+        if flee:
+            won[leader] |= BIT[lead]
+            won[p] |= BIT[card]
+        else:
+            won[winner] |= BIT[lead] | BIT[card]
+        self.won = (won[0], won[1])
+        self.tricks += 1
+        self.lead = -1
+        if (won[winner] & HYENAS).bit_count() >= self.variant.hyenas_to_lose:
+            self._end_round(1 - winner, by_hyenas=True)
+            return
+        self._reveal_tops()
+        next_leader = self.next_lead if self.next_lead >= 0 else winner
+        self.next_lead = -1
+        if not self.hand[0] and not self.hand[1] and not any(self.piles[0]) and \
+                not any(self.piles[1]):
+            c0, c1 = self.crowns(0), self.crowns(1)
+            # crowns cannot tie with the rulebook's 45; a variant's tie goes to the last trick's winner
+            self._end_round(0 if c0 > c1 else 1 if c1 > c0 else winner, by_hyenas=False)
+            return
+        self.leader = self.to_move = next_leader
+
+    def _reveal_tops(self) -> None:
+        down = self.down
+        if not down:
+            return
+        revealed = []
+        for seat in (0, 1):
+            for pile in self.piles[seat]:
+                if pile and down & BIT[pile[-1]]:
+                    down &= ~BIT[pile[-1]]
+                    revealed.append(("r", pile[-1]))
+        if revealed:
+            self.down = down
+            self.events = self.events + tuple(revealed)
+
+    def _end_round(self, winner: int, by_hyenas: bool) -> None:
+        result = RoundResult(self.deck, self.first_leader, self.events, winner,
+                             (self.crowns(0), self.crowns(1)), (self.hyenas(0), self.hyenas(1)),
+                             by_hyenas, self.tricks)
+        self.rounds = self.rounds + (result,)
+        if self.rounds_won[winner] >= self.variant.rounds_to_win:
+            self.phase = OVER
+            self.to_move = TERMINAL
+        else:
+            self.phase = DEALING
+            self.to_move = CHANCE
+        self.deck = ()
+        self.hand, self.piles, self.down = (0, 0), ((), ()), 0
+        self.blocked, self.won = (0, 0), (0, 0)
+        self.leader = self.first_leader = self.lead = self.next_lead = -1
+        self.tricks = 0
+        self.events = ()
+        self.forced_leader = None
+
+    def _deal(self, card: int) -> "AwimbaweState":
+        s = self._copy()
+        s.deck = s.deck + (card,)
+        if len(s.deck) == DECK_SIZE:
+            s._lay_out()
+        return s
+
+    def _lay_out(self) -> None:
+        """Lay the dealt deck out: face-down bottoms, face-up tops, hands; then who leads."""
+        n = self.variant.piles
+        hand_size = self.variant.hand_size
+        deck = self.deck
+        bottoms = (deck[0:n], deck[n:2 * n])
+        tops = (deck[2 * n:3 * n], deck[3 * n:4 * n])
+        start = 4 * n
+        hands = (deck[start:start + hand_size], deck[start + hand_size:start + 2 * hand_size])
+        self.piles = tuple(tuple((b, t) for b, t in zip(bottoms[seat], tops[seat]))
+                           for seat in (0, 1))
+        self.down = 0
+        for c in bottoms[0] + bottoms[1]:
+            self.down |= BIT[c]
+        self.hand = tuple(sum(BIT[c] for c in hands[seat]) for seat in (0, 1))
+        if self.rounds:
+            self.phase = CHOOSING_LEADER
+            self.to_move = self.rounds[-1].winner ^ 1      # the loser decides
+            return
+        leader = self.forced_leader
+        if leader is None and self.variant.round1_leader == "fewer_crowns":
+            crowns = self.variant.card_crowns
+            c0, c1 = (sum(crowns[c] for c in tops[seat]) for seat in (0, 1))
+            leader = 0 if c0 < c1 else 1 if c1 < c0 else None
+        if leader is None:
+            self.phase = TIED_LEAD
+            self.to_move = CHANCE
+        else:
+            self._start_tricks(leader, ("l", leader))
+
+    def _start_tricks(self, leader: int, event: tuple) -> None:
+        self.phase = PLAYING
+        self.leader = self.to_move = self.first_leader = leader
+        self.events = self.events + (event,)
+
+    def __repr__(self) -> str:
+        return f"<AwimbaweState round {self.round_index + 1} phase {self.phase} " \
+               f"to move {self.to_move}>"
+
+
+def _set(pair: tuple, seat: int, value) -> tuple:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _slide(piles: tuple, i: int, j: int, down: int) -> tuple[tuple, int]:
+    """The piles after a rhinoceros slides the top card of pile ``i`` under pile ``j`` (faces
+    are kept, so ``down`` is unchanged)."""
+    source = piles[i]
+    card = source[-1]
+    new = list(piles)
+    if i == j:
+        new[i] = (card,) + source[:-1]
+    else:
+        new[i] = source[:-1]
+        new[j] = (card,) + piles[j]
+    return tuple(new), down
+
+
+def _lone_hidden_top(piles: tuple, down: int) -> int:
+    """The face-down top to reveal at once when every pile card is in a single pile, else -1."""
+    full = [pile for pile in piles if pile]
+    if len(full) == 1 and down & BIT[full[0][-1]]:
+        return full[0][-1]
+    return -1
+
+
+# -- constructors --------------------------------------------------------------------------------
+def new_match(variant: Any = None) -> AwimbaweState:
+    """A match before its first deal (the deal is dealt at chance nodes)."""
+    return AwimbaweState(as_variant(variant))
+
+
+def new_round(deck, leader: int | None = None, variant: Any = None) -> AwimbaweState:
+    """A match whose first round is dealt from ``deck`` (28 cards in deal order: ints or names,
+    or a text), ``leader`` settling who leads first (None: the rules decide, a tie at a chance
+    node)."""
+    if isinstance(deck, (str, list, tuple)) and deck and not isinstance(next(iter(deck)), int):
+        deal = Deal.parse(deck, leader)
+    else:
+        deal = Deal(tuple(deck), leader)
+    state = AwimbaweState(as_variant(variant))
+    state.forced_leader = deal.leader
+    state.deck = deal.deck
+    state._lay_out()
+    return state
+
+
+def round_perft(state: AwimbaweState, depth: int) -> int:
+    """perft as the rules reference defines it: move sequences of length ``depth`` within the
+    round, in record notation (each blind snake outcome ``M5:h=G4`` one move)."""
+    if depth == 0:
+        return 1
+    moves = state.record_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(round_perft(state._apply(m), depth - 1) for m in moves)

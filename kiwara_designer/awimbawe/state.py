@@ -162,6 +162,20 @@ class AwimbaweState:
                 raise IllegalMoveError(f"{move.text}: {self._why_illegal(move)}")
         return self._apply(move)
 
+    # what each player may see: kiwara_designer.awimbawe.information (imported late: it builds
+    # on this module)
+    def information_state(self, player: int) -> tuple:
+        from .information import information_state
+        return information_state(self, player)
+
+    def observation(self, player: int):
+        from .information import observation
+        return observation(self, player)
+
+    def determinize(self, player: int, rng: random.Random) -> "AwimbaweState":
+        from .information import determinize
+        return determinize(self, player, rng)
+
     # -- derived -----------------------------------------------------------------------------
     @property
     def round_index(self) -> int:

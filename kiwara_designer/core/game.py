@@ -154,6 +154,7 @@ class GameNotFoundError(KiwaraError):
 # The registry: name → "module:attribute" of the Game object, imported on first use so that
 # naming a game costs nothing until it is played. Adding a game is one line here.
 GAMES: dict[str, str] = {
+    "awimbawe": "kiwara_designer.awimbawe.game:AWIMBAWE",
     "kiwara": "kiwara_designer.engine.game:KIWARA",
 }
 DEFAULT_GAME = "kiwara"   # what the lab plays when no game is named

@@ -1,0 +1,70 @@
+"""Awimbawé as a :class:`~kiwara_designer.core.game.Game`: the registry's ``awimbawe``."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import Outcome
+from .moves import parse_move
+from .state import AwimbaweState, Deal, new_match, new_round
+from .variant import AwimbaweVariant, as_variant
+
+# Where the match stands counts more than the current round: a round won is worth this much
+# of the evaluation's range, the current round's prospects the rest.
+ROUND_WEIGHT = 0.6
+
+
+class AwimbaweGame:
+    """The whole match (rounds until one player has ``rounds_to_win``) is one game.
+
+    ``new_state(setup)``: None deals round 1 at chance nodes; a :class:`Deal` (or a deck as text
+    or a list of card names) deals it from that deck. Scores in :meth:`outcome` are rounds won."""
+
+    name = "awimbawe"
+    perfect_information = False
+    chance = True
+    players = 2
+
+    def new_state(self, setup: Any = None, variant: Any = None) -> AwimbaweState:
+        variant = as_variant(variant)
+        if setup is None:
+            return new_match(variant)
+        if isinstance(setup, Deal):
+            return new_round(setup.deck, setup.leader, variant)
+        return new_round(setup, None, variant)
+
+    def default_variant(self) -> AwimbaweVariant:
+        return AwimbaweVariant()
+
+    def parse_move(self, state: AwimbaweState, text: str):
+        return parse_move(text)
+
+    def evaluate(self, state: AwimbaweState, player: int) -> float:
+        """From ``player``'s view only (everything used is public: rounds won, the cards each has
+        won, which all were played face up): ±1 at the match's end; otherwise rounds won count
+        :data:`ROUND_WEIGHT` of the range and the current round the rest, as the crown lead
+        (out of the crowns still possible to gain) minus a penalty near the hyena limit."""
+        if state.is_terminal():
+            return state.returns()[player]
+        variant = state.variant
+        won = state.rounds_won
+        rounds = (won[player] - won[1 - player]) / variant.rounds_to_win
+        crowns = state.crowns(player) - state.crowns(1 - player)
+        round_value = max(-1.0, min(1.0, crowns / 23))
+        limit = variant.hyenas_to_lose
+        for seat, sign in ((player, -1), (1 - player, 1)):
+            if state.hyenas(seat) == limit - 1:
+                round_value += sign * 0.5
+        round_value = max(-1.0, min(1.0, round_value))
+        return ROUND_WEIGHT * rounds + (1 - ROUND_WEIGHT) * round_value
+
+    def outcome(self, state: AwimbaweState) -> Outcome:
+        rounds = [r.to_dict() for r in state.rounds]
+        stats = {"rounds": rounds, "rounds_played": len(rounds),
+                 "rounds_by_hyenas": sum(r.by_hyenas for r in state.rounds),
+                 "tricks": sum(r.tricks for r in state.rounds),
+                 "crowns": [sum(r.crowns[s] for r in state.rounds) for s in (0, 1)]}
+        return Outcome(tuple(float(w) for w in state.rounds_won), state.match_winner, stats)
+
+
+AWIMBAWE = AwimbaweGame()
+

@@ -17,8 +17,8 @@ from ..core.game import CHANCE, TERMINAL
 from ..errors import KiwaraError
 from .cards import (BIT, CHEETAH, DECK_SIZE, EAGLE, EAGLES, ELEPHANT, HYENAS, KIND, MOUSE, NAMES,
                     RHINOCEROS, SKY, SNAKE, SUIT, SUIT_MASK, VALUE, cards_of, parse_deck)
-from .moves import (BARE, BARE_MOVE, BLIND, BLIND_MOVE, CHEETAH_CHOICE, CHEETAH_MOVE, DEAL,
-                    DEAL_MOVE, EAGLE_FIGHT, EAGLE_FLEE, FIGHT_MOVE, FLEE_MOVE, LEADER, LEADER_MOVE,
+from .moves import (BARE_MOVE, BLIND, BLIND_MOVE, CHEETAH_CHOICE, CHEETAH_MOVE, DEAL,
+                    DEAL_MOVE, EAGLE_FLEE, FIGHT_MOVE, FLEE_MOVE, LEADER, LEADER_MOVE,
                     RHINO_MOVE, RHINO_SLIDE, SNAKE_BLIND_MOVE, SNAKE_HAND, SNAKE_HAND_MOVE,
                     SNAKE_PILE, SNAKE_PILE_MOVE, START, START_MOVE, IllegalMoveError, Move,
                     parse_move)

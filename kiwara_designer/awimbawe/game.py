@@ -1,9 +1,9 @@
 """Awimbawé as a :class:`~kiwara_designer.core.game.Game`: the registry's ``awimbawe``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from ..core.game import Outcome
+from ..core.game import Metric, Outcome
 from .moves import parse_move
 from .state import AwimbaweState, Deal, new_match, new_round
 from .variant import AwimbaweVariant, as_variant
@@ -64,6 +64,30 @@ class AwimbaweGame:
                  "tricks": sum(r.tricks for r in state.rounds),
                  "crowns": [sum(r.crowns[s] for r in state.rounds) for s in (0, 1)]}
         return Outcome(tuple(float(w) for w in state.rounds_won), state.match_winner, stats)
+
+    def evaluation_key(self, move) -> Any:
+        return move
+
+    def tracker(self, state: AwimbaweState) -> None:
+        return None          # every statistic is in the rounds' results (outcome's stats)
+
+    def metrics(self) -> Sequence[Metric]:
+        return ()            # the lab's Awimbawé metrics come with its play-testing issue
+
+    def record(self, setup: Any, variant: Any, moves: Sequence[str], **meta: Any):
+        """The match record of ``moves`` (protocol moves, chance ones included) played from
+        ``setup``."""
+        from .record import MatchRecord
+        state = self.new_state(setup, variant)
+        for move in moves:
+            state = state.apply(move)
+        return MatchRecord.from_state(state, **meta)
+
+    def __reduce__(self) -> str:
+        return "AWIMBAWE"    # unpickled (in a worker process) as the one instance
+
+    def __repr__(self) -> str:
+        return "AWIMBAWE"
 
 
 AWIMBAWE = AwimbaweGame()

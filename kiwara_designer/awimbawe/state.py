@@ -162,6 +162,12 @@ class AwimbaweState:
                 raise IllegalMoveError(f"{move.text}: {self._why_illegal(move)}")
         return self._apply(move)
 
+    @property
+    def game(self):
+        """The :class:`~kiwara_designer.awimbawe.game.AwimbaweGame` this state belongs to."""
+        from .game import AWIMBAWE
+        return AWIMBAWE
+
     # what each player may see: kiwara_designer.awimbawe.information (imported late: it builds
     # on this module)
     def information_state(self, player: int) -> tuple:

@@ -576,6 +576,18 @@ class AwimbaweState:
         self.leader = self.to_move = self.first_leader = leader
         self.events = self.events + (event,)
 
+    def _key(self) -> tuple:
+        return (self.variant, self.rounds, self.deck, self.phase, self.to_move, self.hand,
+                self.piles, self.down, self.blocked, self.won, self.leader, self.first_leader,
+                self.lead, self.next_lead, self.tricks, self.pending, self.events,
+                self.forced_leader)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AwimbaweState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def __repr__(self) -> str:
         return f"<AwimbaweState round {self.round_index + 1} phase {self.phase} " \
                f"to move {self.to_move}>"

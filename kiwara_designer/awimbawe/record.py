@@ -6,11 +6,10 @@ Replaying a record re-checks every move and gives each round's result and the ma
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterator
 
+from ..core.io import InputError, read_text, source_label
 from ..engine.variant import VariantError
 from ..errors import KiwaraError
 from .cards import NAMES, CardError, parse_deck
@@ -213,26 +212,11 @@ def read_records(path: str) -> Iterator[tuple[str, Any]]:
     JSON object (possibly over several lines) or JSON lines, one record a line. An unreadable
     input raises :class:`RecordError`; a bad record is yielded as its error, so the others
     are still replayed."""
-    label = "<stdin>" if path == "-" else path
-    if path == "-":
-        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-    else:
-        try:
-            with Path(path).open("rb") as handle:
-                data = handle.read(MAX_RECORD_BYTES + 1)
-        except FileNotFoundError:
-            raise RecordError(f"{path}: no such file") from None
-        except IsADirectoryError:
-            raise RecordError(f"{path}: is a directory, not a record") from None
-        except OSError as exc:
-            raise RecordError(f"{path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{label}: larger than {MAX_RECORD_BYTES:,} bytes")
+    label = source_label(path)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise RecordError(f"{label}:{line}: not UTF-8 text") from None
+        text = read_text(path, "match record", MAX_RECORD_BYTES)
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
     if not text.strip():
         raise RecordError(f"{label}: empty input, no record")
     try:

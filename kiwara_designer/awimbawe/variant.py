@@ -7,14 +7,14 @@ Built-in variants live in ``kiwara_designer/awimbawe/variants/*.toml``.
 """
 from __future__ import annotations
 
-import sys
 import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..engine.variant import MAX_VARIANT_BYTES, VariantError, _closest, _variant_text
+from ..core.io import STDIN, InputError, read_text, source_label
+from ..engine.variant import MAX_VARIANT_BYTES, VariantError, _closest
 from .cards import ANIMALS, DECK_SIZE
 
 BUILTIN_VARIANTS = "kiwara_designer.awimbawe.variants"
@@ -131,23 +131,19 @@ class AwimbaweVariant:
     def load(cls, name_or_path: str) -> "AwimbaweVariant":
         """A variant from a TOML file, stdin (``-``) or a built-in name (``classic``,
         ``gamepark``…)."""
-        if name_or_path == "-":
-            data = sys.stdin.buffer.read(MAX_VARIANT_BYTES + 1)
-            return cls.from_toml(_variant_text(data, "<stdin>"), "<stdin>")
-        path = Path(name_or_path)
-        if not path.exists():
-            if name_or_path in builtin_variant_names():
-                text = resources.files(BUILTIN_VARIANTS).joinpath(
-                    f"{name_or_path}.toml").read_text("utf-8")
-                return cls.from_toml(text, name_or_path, name_or_path)
-            raise VariantError(f"{name_or_path}: no such file or built-in Awimbawé variant "
-                               f"(built-in: {', '.join(builtin_variant_names())})")
+        if name_or_path != STDIN and not Path(name_or_path).exists() \
+                and name_or_path in builtin_variant_names():
+            text = resources.files(BUILTIN_VARIANTS).joinpath(
+                f"{name_or_path}.toml").read_text("utf-8")
+            return cls.from_toml(text, name_or_path, name_or_path)
+        missing = (f"no such file or built-in Awimbawé variant (built-in: "
+                   f"{', '.join(builtin_variant_names())})")
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_VARIANT_BYTES + 1)
-        except OSError as exc:
-            raise VariantError(f"{name_or_path}: cannot read: {exc.strerror or exc}") from None
-        return cls.from_toml(_variant_text(data, name_or_path), name_or_path, path.stem)
+            text = read_text(name_or_path, "variant file", MAX_VARIANT_BYTES, missing)
+        except InputError as exc:
+            raise VariantError(str(exc)) from None
+        return cls.from_toml(text, source_label(name_or_path),
+                             None if name_or_path == STDIN else Path(name_or_path).stem)
 
 
 def builtin_variant_names() -> list[str]:

@@ -364,3 +364,12 @@ def test_illegal_moves_say_why():
         state.apply("X9")
     with pytest.raises(IllegalMoveError, match="chance"):
         deal("", "", leader=0).apply("deal:G1")
+
+
+def test_rhinoceros_legal_through_the_immediate_reveal():
+    # seat 1 has no hand and one pile: sliding M2 under itself leaves M1 face down on top of the
+    # only pile, revealed at once, so seat 1 still has a card to play
+    state = position("G2 G1", "", ["~M3 P4"], ["~M1 M2"])
+    assert "G2:1>1" in legal(state)
+    after = state.apply("G2:1>1")
+    assert cards_in(legal(after)) == {"M1"}

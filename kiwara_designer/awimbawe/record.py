@@ -198,11 +198,13 @@ def _record_variant(value: Any, source: str) -> AwimbaweVariant:
     raise RecordError(f"{source}: \"variant\" must be a built-in name or a table of parameters")
 
 
-def _json(text: str, source: str) -> Any:
+def _json(text: str, source: str, one_line: bool = False) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        where = f"{source}: column {exc.colno}" if one_line else \
+            f"{source}:{exc.lineno}:{exc.colno}"
+        raise RecordError(f"{where}: invalid JSON: {exc.msg}") from None
     except RecursionError:
         raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
 
@@ -229,7 +231,9 @@ def read_records(path: str) -> Iterator[tuple[str, Any]]:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             source = f"{label}:{number}"
-            yield source, _record_or_error(lambda: MatchRecord.from_json(line, source))
+            yield source, _record_or_error(lambda: MatchRecord.from_dict(_json(line, source,
+                                                                              one_line=True),
+                                                                        source))
 
 
 def _record_or_error(make):

@@ -328,6 +328,9 @@ class AwimbaweState:
         if sum(len(pile) for pile in piles) < 2:
             return
         in_this_trick = self.lead < 0            # p leads: q plays next in this trick
+        blocked = self.blocked[q]
+        # an unblocked card in q's hand stays playable whatever the slide (the usual case)
+        always = bool(self.hand[q] & ~blocked)
         table = RHINO_MOVE[card]
         for i, source in enumerate(piles):
             if not source:
@@ -335,10 +338,15 @@ class AwimbaweState:
             for j in range(len(piles)):
                 if j == i and len(source) < 2:
                     continue
-                new_piles, down = _slide(piles, i, j, self.down)
-                if self._can_play_next(q, self.hand[q], new_piles, down, self.blocked[q],
-                                       in_this_trick):
-                    append(table[i][j])
+                if not always:
+                    new_piles, down = _slide(piles, i, j, self.down)
+                    reveal = _lone_hidden_top(new_piles, down)
+                    if reveal >= 0:
+                        down &= ~BIT[reveal]
+                    if not self._can_play_next(q, self.hand[q], new_piles, down, blocked,
+                                               in_this_trick):
+                        continue
+                append(table[i][j])
 
     def _snake_moves(self, p: int, q: int, card: int, low: int, expand_blind: bool,
                      append) -> None:
@@ -349,16 +357,18 @@ class AwimbaweState:
                 return
         elif hand.bit_count() + sum(len(pile) for pile in piles) < 2:
             return
-        in_this_trick = self.lead < 0
-        blocked, down = self.blocked[q], self.down
+        # what q could play next (in this trick only face-up tops; at the next trick every top
+        # is face up), unblocked; blocking a card is legal when another one remains
+        tops = self.tops(q)
+        if self.lead < 0:
+            tops &= ~self.down
+        free = (hand | tops) & ~self.blocked[q]
         hidden_ok = self.variant.snake_hidden_tops
+        down = self.down
         for i, pile in enumerate(piles):
-            if pile and (hidden_ok or not down & BIT[pile[-1]]):
-                if self._can_play_next(q, hand, piles, down, blocked | BIT[pile[-1]],
-                                       in_this_trick):
-                    append(SNAKE_PILE_MOVE[card][i])
-        picks = [x for x in cards_of(hand)
-                 if self._can_play_next(q, hand, piles, down, blocked | BIT[x], in_this_trick)]
+            if pile and (hidden_ok or not down & BIT[pile[-1]]) and free & ~BIT[pile[-1]]:
+                append(SNAKE_PILE_MOVE[card][i])
+        picks = [x for x in cards_of(hand) if free & ~BIT[x]]
         if picks:
             if expand_blind:
                 table = SNAKE_HAND_MOVE[card]
@@ -368,11 +378,11 @@ class AwimbaweState:
                 append(SNAKE_BLIND_MOVE[card])
 
     def _blind_picks(self, q: int) -> tuple[int, ...]:
-        hand, piles = self.hand[q], self.piles[q]
-        in_this_trick = self.lead < 0
-        return tuple(x for x in cards_of(hand)
-                     if self._can_play_next(q, hand, piles, self.down, self.blocked[q] | BIT[x],
-                                            in_this_trick))
+        tops = self.tops(q)
+        if self.lead < 0:
+            tops &= ~self.down
+        free = (self.hand[q] | tops) & ~self.blocked[q]
+        return tuple(x for x in cards_of(self.hand[q]) if free & ~BIT[x])
 
     def _why_illegal(self, move: Move) -> str:
         if self.phase == OVER:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from . import games, lab, layouts, printing
+from . import awimbawe, games, lab, layouts, printing
 from .common import KiwaraGroup
 
 
@@ -29,5 +29,5 @@ def main() -> None:
 for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
                 games.perft_cmd, games.replay_cmd, games.play,
                 lab.playtest, lab.compare, lab.sweep, lab.rank, lab.report,
-                printing.export, printing.generate):
+                printing.export, printing.generate, awimbawe.awimbawe):
     main.add_command(command)

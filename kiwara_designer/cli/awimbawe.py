@@ -1,0 +1,340 @@
+"""``kiwara awimbawe``: deal, perft, replay and play Awimbawé (a thin shell over
+:mod:`kiwara_designer.awimbawe`)."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import click
+
+from ..errors import KiwaraError
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, check_writable_file, stdin_once
+
+VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
+                "no_flee, no_snake, three_hyenas). Default: classic.")
+
+
+@click.group("awimbawe")
+def awimbawe() -> None:
+    """Awimbawé, the two-player trick-taking card game: deal, perft, replay, play.
+
+    Notation: cards G1…P6 and E7…E10; powers G3:me, D2:3>1, M5:p2, M5:h=G4, E9:flee;
+    start:me / start:you (see the README).
+
+    \b
+    Examples:
+      kiwara awimbawe deal --seed 7
+      kiwara awimbawe perft 3 --deck "$(kiwara awimbawe deal --seed 7 --deck-only)"
+      kiwara awimbawe play --second greedy --seed 1
+    """
+
+
+def _variant(name):
+    from ..awimbawe import load_variant
+    return load_variant(name)
+
+
+def _seed(seed: int | None) -> int:
+    return random.SystemRandom().randrange(10**9) if seed is None else seed
+
+
+@awimbawe.command("deal")
+@click.option("--seed", type=int, help="Seed of the shuffle (default: drawn and printed).")
+@click.option("--variant", "variant_name", help=VARIANT_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"seed", "deck", "leader", "crowns": face-up pile crowns of each '
+                   'player, "tie"}.')
+@click.option("--deck-only", is_flag=True, help="Print the deck alone (for --deck of perft).")
+def deal_cmd(seed, variant_name, as_json, deck_only) -> None:
+    """Shuffle a deck and say who leads round 1.
+
+    The deck is the 28 cards in deal order: four face-down pile cards for each player, then the
+    four face-up ones on them, then six cards in each hand. The player with fewer crowns on
+    their face-up pile cards leads; a tie is drawn from the seed.
+
+    \b
+    Examples:
+      kiwara awimbawe deal --seed 7
+      kiwara awimbawe deal --seed 7 --json
+    """
+    from ..awimbawe.cards import format_cards
+    from ..awimbawe.state import TIED_LEAD, new_round, shuffled_deck
+    seed = _seed(seed)
+    variant = _variant(variant_name)
+    rng = random.Random(seed)
+    deck = shuffled_deck(rng)
+    state = new_round(deck, None, variant)
+    tie = state.phase == TIED_LEAD
+    leader = rng.randrange(2) if tie else state.first_leader
+    n = variant.piles
+    crowns = [sum(variant.card_crowns[c] for c in deck[(2 + s) * n:(3 + s) * n]) for s in (0, 1)]
+    text = format_cards(deck)
+    if deck_only:
+        click.echo(text)
+    elif as_json:
+        click.echo(json.dumps({"seed": seed, "deck": text, "leader": leader, "crowns": crowns,
+                               "tie": tie}))
+    else:
+        why = "a tie, drawn from the seed" if tie else "fewer crowns on face-up pile cards"
+        click.echo(f"seed {seed}\ndeck {text}\nleader {leader} ({why}: {crowns[0]} against "
+                   f"{crowns[1]})")
+
+
+@awimbawe.command("perft")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--deck", "deck_text", required=True,
+              help="The 28 cards in deal order, space-separated, or - for stdin.")
+@click.option("--leader", type=click.IntRange(0, 1),
+              help="Who leads round 1 (settles a tie, or overrides the rule).")
+@click.option("--variant", "variant_name", help=VARIANT_HELP)
+@click.option("--moves", "moves_text", default="",
+              help="Moves to play first, in record notation, separated by spaces.")
+@click.option("--divide", is_flag=True, help="Also print the count under each first move.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_json) -> None:
+    """Count the move sequences of length 1..DEPTH within round 1 of a deal.
+
+    A move is one decision in record notation: each card a blind snake may block is its own
+    move (M5:h=G4). Prints `perft N COUNT` lines; --divide first prints `MOVE COUNT` for each
+    legal move. Exit 1 if a --moves move is illegal.
+
+    \b
+    Examples:
+      kiwara awimbawe perft 3 --deck "G1 G2 … E10" --leader 0
+      kiwara awimbawe deal --seed 7 --deck-only | kiwara awimbawe perft 2 --deck - --divide
+    """
+    from ..awimbawe import IllegalMoveError, new_round, round_perft
+    from ..awimbawe.state import TIED_LEAD
+    stdin_once(**{"--deck": deck_text, "--variant": variant_name})
+    if deck_text == "-":
+        deck_text = sys.stdin.read(100_000)
+    variant = _variant(variant_name)
+    state = new_round(deck_text, leader, variant)
+    if state.phase == TIED_LEAD:
+        raise KiwaraError("--deck: the face-up pile cards' crowns tie (or the variant draws the "
+                          "first leader): give --leader 0 or 1")
+    for index, text in enumerate(moves_text.split()):
+        if not state.record_moves():
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {text}: round 1 is over",
+                       err=True)
+            sys.exit(EXIT_NEGATIVE)
+        try:
+            state = state.apply(text)
+        except IllegalMoveError as exc:
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
+            sys.exit(EXIT_NEGATIVE)
+    counts = [(d, round_perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
+    split = [(m.text, round_perft(state.apply(m), depth - 1)) for m in state.record_moves()] \
+        if divide and depth else []
+    if as_json:
+        click.echo(json.dumps({"deck": deck_text.split(), "leader": state.first_leader,
+                               "variant": variant.to_dict(only_changes=True),
+                               "moves": moves_text.split(),
+                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
+                               "divide": dict(split) if divide else None}, indent=1))
+        return
+    for move, n in split:
+        click.echo(f"{move} {n}")
+    for d, n in counts:
+        click.echo(f"perft {d} {n}")
+
+
+@awimbawe.command("replay")
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True,
+              help='One line per record: {"rounds": [{"winner": 0|1, "crowns": [c0, c1], '
+                   '"hyenas": true|false, "tricks": n}, …], "winner": 0|1 or null while '
+                   'unfinished}; a record that cannot be replayed gets {"error": why, …}.')
+def replay_cmd(record, as_json) -> None:
+    """Re-check every move of the match RECORD(s) (a JSON file, JSON lines, or - for stdin).
+
+    Prints each round's winner, crowns, whether four hyenas ended it, its tricks, and the match
+    winner. Exit 1 if a record holds an illegal move (round, move number, move and reason are
+    given), 2 if a record cannot be read.
+
+    \b
+    Examples:
+      kiwara awimbawe replay match.json
+      kiwara awimbawe play --first random --second greedy --record - | kiwara awimbawe replay -
+    """
+    from ..awimbawe.record import RecordError, ReplayError, read_records, replay_summary
+    status = 0
+    for source, match in read_records(record):
+        problem = None
+        if isinstance(match, KiwaraError):
+            problem, code, details = match, EXIT_BAD_INPUT, {}
+        else:
+            try:
+                state = match.replay()
+            except ReplayError as exc:
+                problem, code = exc, EXIT_NEGATIVE
+                details = {"round": exc.round_index + 1, "index": exc.index + 1,
+                           "move": exc.move, "reason": exc.reason}
+            except RecordError as exc:
+                problem, code, details = exc, EXIT_NEGATIVE, {}
+        if problem is not None:
+            status = max(status, code)
+            message = str(problem) if str(problem).startswith(source) else f"{source}: {problem}"
+            if as_json:
+                click.echo(json.dumps({"error": message, **details}))
+            click.echo(f"kiwara: {message}", err=True)
+            continue
+        summary = replay_summary(state)
+        if as_json:
+            click.echo(json.dumps(summary))
+            continue
+        for k, r in enumerate(summary["rounds"]):
+            end = "four hyenas" if r["hyenas"] else "crowns"
+            click.echo(f"round {k + 1}: player {r['winner']} wins by {end} · crowns "
+                       f"{r['crowns'][0]}–{r['crowns'][1]} · {r['tricks']} tricks")
+        winner = summary["winner"]
+        click.echo("match: unfinished" if winner is None else f"match: player {winner} wins")
+    sys.exit(status)
+
+
+@awimbawe.command("play")
+@click.option("--first", default="human", show_default=True,
+              help="Seat 0: human, random, greedy (or any agent spec, e.g. mcts:200).")
+@click.option("--second", default="greedy", show_default=True, help="Seat 1: as --first.")
+@click.option("--variant", "variant_name", help=VARIANT_HELP)
+@click.option("--seed", type=int, help="Seed of the deals and the agents' choices (default: "
+                                       "drawn and printed, so the match can be replayed).")
+@click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the match record (JSON, for replay) here; - for stdout.")
+def play_cmd(first, second, variant_name, seed, record) -> None:
+    """Play a match in the terminal against an agent (or watch two agents).
+
+    You see what your seat may see: your hand and piles, the opponent's face-up pile cards and
+    card backs, the trick, hyenas and crowns won, blocked cards. Type a move in notation or its
+    number; `help` explains the notation, `quit` (or end of input) stops. Exit 0.
+
+    \b
+    Examples:
+      kiwara awimbawe play --second greedy
+      kiwara awimbawe play --first random --second greedy --seed 3 --record match.json
+    """
+    from ..agents import make_agent
+    from ..awimbawe.game import AWIMBAWE
+    from ..awimbawe.record import MatchRecord
+    from ..awimbawe.view import NOTATION_HELP, describe
+    from ..core.game import CHANCE, sample_chance
+
+    stdin_once(**{"--variant": variant_name})
+    variant = _variant(variant_name)
+    seats = []
+    for spec in (first, second):
+        seats.append(None if spec.strip().lower() == "human" else make_agent(spec, AWIMBAWE))
+    if variant_name == "-" and None in seats:
+        raise KiwaraError("--variant -: stdin carries a person's moves; give the variant as a file")
+    if record and record != "-":
+        check_writable_file(record, "--record")
+    to_stderr = record == "-"
+
+    def say(text: str = "", nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=to_stderr)
+
+    seed = _seed(seed)
+    say(f"seed {seed}")
+    chance_rng, agent_rng = random.Random(seed), random.Random(seed + 1)
+    names = {0: "player 0", 1: "player 1"}
+    for s in (0, 1):
+        if seats[s] is None:
+            names[s], names[1 - s] = "you", "opponent"
+    state = AWIMBAWE.new_state(None, variant)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            move = sample_chance(state, chance_rng)
+            before = state
+            state = state.apply(move)
+            _tell_chance(before, state, move, seats, say)
+            continue
+        agent = seats[player]
+        if agent is None:
+            say()
+            say(describe(state.observation(player), ("you", "opponent")))
+            move = _ask(state, say, NOTATION_HELP)
+            if move is None:
+                say("stopped.")
+                break
+        else:
+            move = agent.choose(state, agent_rng)
+            say(f"{names[player]} plays {move}")
+        before = state
+        state = state.apply(move)
+        _tell_round_end(before, state, names, say)
+    if state.is_terminal():
+        say(f"match over: {_wins(names[state.match_winner])} "
+            f"{max(state.rounds_won)}–{min(state.rounds_won)}")
+    if record:
+        text = MatchRecord.from_state(state, players=[first, second], seed=seed).to_json()
+        if record == "-":
+            click.echo(text)
+        else:
+            from ..core.io import write_text
+            write_text(record, text + "\n", "match record")
+            click.echo(f"record written to {record}", err=True)
+
+
+def _wins(name: str) -> str:
+    return f"{name} win" if name == "you" else f"{name} wins"
+
+
+def _tell_chance(before, after, move, seats, say) -> None:
+    from ..awimbawe.moves import BLIND, LEADER
+    if move.kind == LEADER:
+        say(f"first leader drawn: player {move.a}")
+    elif move.kind == BLIND:
+        victim = 1 - before.pending[0]
+        if seats[victim] is None:
+            say(f"the snake blocks your {move.text[2:]} for your next play")
+        else:
+            say("the snake blocks a card of the opponent's hand, unseen")
+
+
+def _tell_round_end(before, after, names, say) -> None:
+    if len(after.rounds) > len(before.rounds):
+        r = after.rounds[-1]
+        how = "four hyenas" if r.by_hyenas else "crowns"
+        say(f"round {len(after.rounds)} over: {_wins(names[r.winner])} by {how} "
+            f"(crowns {r.crowns[0]}–{r.crowns[1]}, hyenas {r.hyenas[0]}–{r.hyenas[1]})")
+
+
+def _ask(state, say, help_text):
+    """The person's move: a number from the list or notation; None to stop."""
+    from ..awimbawe.moves import IllegalMoveError
+    moves = state.legal_moves()
+
+    def show() -> None:
+        say("legal moves: " + "  ".join(f"{k + 1}) {m}" for k, m in enumerate(moves)))
+
+    show()
+    while True:
+        say("your move (number, notation, help, quit): ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            say()
+            return None
+        text = line.strip()
+        if not sys.stdin.isatty():
+            say(text)
+        if text.lower() in ("quit", "q", "exit"):
+            return None
+        if text.lower() in ("help", "?", "h"):
+            say(help_text)
+            continue
+        if text.lower() in ("moves", "list"):
+            show()
+            continue
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        try:
+            move = state.game.parse_move(state, text)
+            if move in moves:
+                return move
+            state.apply(move)          # raises with the reason
+        except IllegalMoveError as exc:
+            say(f"illegal: {exc}")
+            continue
+        say(f"illegal: {text} (a blind snake is written M5:h; the pick is drawn)")

@@ -24,8 +24,11 @@ def _engine_setup(layout_name: str, variant_name: str | None):
 @click.option("--moves", "moves_text", default="", help="Moves to play first, in notation, "
               "separated by spaces (perft then counts from that position).")
 @click.option("--divide", is_flag=True, help="Also print the count under each first move.")
+@click.option("--deck", "deck_text", help='Deck games (reinforcement = "deck"): the deck\'s order '
+              "at setup, card names top first separated by commas. Default: the deck's own "
+              "order. Card uses count as moves; draws take the top card.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> None:
+def perft_cmd(depth, layout_name, variant_name, moves_text, divide, deck_text, as_json) -> None:
     """Count the move sequences of length 1..DEPTH: the move generator's check.
 
     Prints one line per depth, `perft 1 22`; a move is a whole turn (see the rules reference).
@@ -35,11 +38,18 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
       kiwara perft 2
       kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
       kiwara perft 2 --moves "T7 Zb2>9" --json
+      kiwara perft 3 --variant my_deck.toml --deck okapi,drums,ford,jackal
     """
     from ..engine import IllegalMoveError, new_game, perft, perft_divide
     stdin_once(**{"--layout": layout_name, "--variant": variant_name})
     board, variant = _engine_setup(layout_name, variant_name)
-    state = new_game(board, variant)
+    deck = None
+    if variant.deck_game:
+        deck = ([name.strip() for name in deck_text.split(",")] if deck_text
+                else [card.name for card in variant.cards])
+    elif deck_text is not None:
+        raise KiwaraError('--deck: the variant has no deck (reinforcement = "okapi")')
+    state = new_game(board, variant, deck)
     for index, text in enumerate(moves_text.split()):
         try:
             state = state.play(text)
@@ -58,6 +68,7 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, as_json) -> 
     split = perft_divide(state, depth) if divide and depth else []
     if as_json:
         click.echo(json.dumps({"layout": list(board.rows), "variant": variant.to_dict(),
+                               **({} if deck is None else {"deck": deck}),
                                "moves": moves_text.split(),
                                "perft": [{"depth": d, "nodes": n} for d, n in counts],
                                "divide": {str(m): n for m, n in split} if divide else None},

@@ -1,6 +1,8 @@
 """Game records: ``{"layout": "classic" | ["ABCCCC", …], "variant": "classic" | {…}, "moves": […]}``.
 
-Players, seed and result may be added; they are kept in ``extra`` and written back unchanged.
+A deck game adds ``"deck"``: the whole deck order at setup, top first, so that a replay is exact
+(without it, the moves must include the chance draws, ``draw:NAME``). Players, seed and result
+may be added; they are kept in ``extra`` and written back unchanged.
 """
 from __future__ import annotations
 
@@ -14,10 +16,11 @@ from ..formats import builtin_names, describe_json_error, load_layout, parse_tex
 from ..layout import Layout
 from ..numbers import describe_value, plural
 from .moves import IllegalMoveError, Move
-from .state import GameState, new_game
+from .state import GameState, PositionError, new_game
 from .variant import RuleVariant, VariantError, builtin_variant_names
 
 MAX_RECORD_BYTES = 10_000_000
+DRAW = "draw:"        # notation of a chance draw of a card
 
 
 class RecordError(KiwaraError):
@@ -38,17 +41,33 @@ class GameRecord:
     variant: RuleVariant
     moves: tuple[str, ...]
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    deck: tuple[str, ...] | None = None
 
     @classmethod
     def from_moves(cls, layout: Layout, variant: RuleVariant | None,
-                   moves: Iterable[Move | str], **extra: Any) -> "GameRecord":
-        return cls(layout, variant or RuleVariant(), tuple(str(m) for m in moves), dict(extra))
+                   moves: Iterable[Move | str], *, deck: Iterable[str] | None = None,
+                   **extra: Any) -> "GameRecord":
+        """A record of ``moves`` played from the start. In a deck game played with chance
+        draws (``draw:NAME`` moves) and no ``deck``, the deck order is the drawn cards in turn,
+        then the rest in the deck's own order: replayed from it, the same cards are drawn."""
+        variant = variant or RuleVariant()
+        texts = [str(m) for m in moves]
+        if variant.deck_game and deck is None:
+            drawn = [text[len(DRAW):] for text in texts if text.startswith(DRAW)]
+            rest = [card.name for card in variant.cards]
+            for name in drawn:
+                if name in rest:
+                    rest.remove(name)
+            deck = drawn + rest
+            texts = [text for text in texts if not text.startswith(DRAW)]
+        return cls(layout, variant, tuple(texts), dict(extra),
+                   None if deck is None else tuple(deck))
 
     # -- replay ------------------------------------------------------------------------------
     def states(self) -> Iterator[GameState]:
         """The opening position, then the position after each move; :class:`ReplayError` on
         the first move that cannot be played."""
-        state = new_game(self.layout, self.variant)
+        state = new_game(self.layout, self.variant, self.deck)
         yield state
         for index, text in enumerate(self.moves):
             try:
@@ -101,7 +120,9 @@ class GameRecord:
             variant = "classic"
         else:
             variant = {"name": self.variant.name, **self.variant.to_dict(only_changes=True)}
-        return {"layout": layout, "variant": variant, "moves": list(self.moves), **self.extra}
+        deck = {} if self.deck is None else {"deck": list(self.deck)}
+        return {"layout": layout, "variant": variant, **deck, "moves": list(self.moves),
+                **self.extra}
 
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -120,12 +141,21 @@ class GameRecord:
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError(f"{source}: \"moves\" must be a list of moves in notation "
                               f"(strings such as \"T7\", \"Zc3>12\")")
-        extra = {k: v for k, v in obj.items() if k not in ("layout", "variant", "moves")}
+        extra = {k: v for k, v in obj.items() if k not in ("layout", "variant", "moves", "deck")}
         for key, value in extra.items():
             problem = _extra_problem(key, value)
             if problem:
                 raise RecordError(f"{source}: \"{key}\" {problem}, got {describe_value(value)}")
-        return cls(layout, variant, tuple(moves), extra)
+        deck = obj.get("deck")
+        if deck is not None:
+            if not isinstance(deck, list) or not all(isinstance(n, str) for n in deck):
+                raise RecordError(f"{source}: \"deck\" must be a list of card names, top first")
+            try:
+                new_game(layout, variant, deck)
+            except PositionError as exc:
+                raise RecordError(f"{source}: \"deck\": {exc}") from None
+            deck = tuple(deck)
+        return cls(layout, variant, tuple(moves), extra, deck)
 
     @classmethod
     def from_json(cls, text: str, source: str = "<record>") -> "GameRecord":

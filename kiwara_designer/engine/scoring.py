@@ -36,17 +36,22 @@ class Scoring:
     okapi_points: int
     territories: tuple[TerritoryScore, ...]
     final: bool
+    card_points: tuple[int, int] | None = None    # held points cards, in a deck game
 
     def to_dict(self) -> dict[str, Any]:
-        return {"scores": list(self.totals), "winner": self.winner, "okapi": self.okapi,
-                "final": self.final, "territories": [t.to_dict() for t in self.territories]}
+        result = {"scores": list(self.totals), "winner": self.winner, "okapi": self.okapi,
+                  "final": self.final, "territories": [t.to_dict() for t in self.territories]}
+        if self.card_points is not None:
+            result["cards"] = list(self.card_points)
+        return result
 
 
 BOTH = -1   # controller value of a tied territory under territory_tie = "both"
 
 
 def score_board(names, territory_cells, board_tokens, points, okapi: int, okapi_points: int,
-                tie_rule: str, final: bool) -> Scoring:
+                tie_rule: str, final: bool,
+                card_points: tuple[int, int] | None = None) -> Scoring:
     """Score ``board_tokens`` (per cell: None or (owner, kind index, face_up)).
 
     The controller of a territory is the player with more tokens on it; it scores the points of
@@ -77,6 +82,9 @@ def score_board(names, territory_cells, board_tokens, points, okapi: int, okapi_
         rows.append(TerritoryScore(name, len(cells), (count[0], count[1]), controller, value))
     if okapi >= 0:
         totals[okapi] += okapi_points
+    if card_points is not None:
+        totals[0] += card_points[0]
+        totals[1] += card_points[1]
     winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
     return Scoring((totals[0], totals[1]), winner, None if okapi < 0 else okapi, okapi_points,
-                   tuple(rows), final)
+                   tuple(rows), final, card_points)

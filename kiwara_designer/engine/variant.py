@@ -17,6 +17,7 @@ from typing import Any
 from ..core.io import STDIN, InputError, is_builtin_name, read_text, source_label
 from ..errors import KiwaraError
 from ..numbers import describe_value
+from .cards import Card, deck_problem, resolve_deck, to_card
 
 BUILTIN_VARIANTS = "kiwara_designer.variants"
 MAX_VARIANT_BYTES = 1_000_000
@@ -69,12 +70,27 @@ class RuleVariant:
     territory_tie: str = "nobody"                # "nobody" or "both" score a tied territory
     # Which player places first after the first player's opening totem move: "second" or "first".
     first_placer: str = "second"
+    # Reinforcement: "okapi" (the Okapi alone, okapi_points) or "deck" (the first full territory
+    # draws the top card of the shuffled deck; handicap = cards dealt to each player at setup).
+    reinforcement: str = "okapi"
+    deck: str | tuple[Card, ...] = "sample"     # a built-in deck name or the cards, top first
+    handicap: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         for f in fields(self):
             problem = _check_value(f.name, getattr(self, f.name), f.default)
             if problem:
                 raise VariantError(f"{f.name}: {problem}")
+        # Lists from TOML or JSON become tuples, so that a variant stays hashable.
+        if not isinstance(self.deck, str):
+            object.__setattr__(self, "deck", tuple(to_card(c) for c in self.deck))
+        object.__setattr__(self, "handicap", tuple(self.handicap))
+        if any(self.handicap) and self.reinforcement != "deck":
+            raise VariantError(f"handicap: {list(self.handicap)} deals cards, which needs "
+                               f'reinforcement = "deck"')
+        if sum(self.handicap) > len(self.cards):
+            raise VariantError(f"handicap: {list(self.handicap)} deals {sum(self.handicap)} cards, "
+                               f"the deck has {len(self.cards)}")
         if self.totem_min_step > self.totem_max_step:
             raise VariantError(f"totem_min_step: {self.totem_min_step} is larger than "
                                f"totem_max_step {self.totem_max_step}")
@@ -95,6 +111,15 @@ class RuleVariant:
                 self.crocodile_points)
 
     @property
+    def cards(self) -> tuple[Card, ...]:
+        """The deck's cards in their order (whatever ``reinforcement`` says)."""
+        return resolve_deck(self.deck)
+
+    @property
+    def deck_game(self) -> bool:
+        return self.reinforcement == "deck"
+
+    @property
     def max_swaps(self) -> int | None:
         """Largest number of crocodile swaps per placement; None for an unbounded chain."""
         return None if self.crocodile_swaps == "chain" else int(self.crocodile_swaps)
@@ -106,20 +131,11 @@ class RuleVariant:
         for f in fields(self):
             value = getattr(self, f.name)
             if not only_changes or (f.name != "name" and value != f.default):
-                result[f.name] = value
+                result[f.name] = _plain(value)
         return result
 
     def to_toml(self) -> str:
-        lines = []
-        for key, value in self.to_dict().items():
-            if isinstance(value, bool):
-                text = "true" if value else "false"
-            elif isinstance(value, str):
-                text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-            else:
-                text = str(value)
-            lines.append(f"{key} = {text}")
-        return "\n".join(lines) + "\n"
+        return "".join(f"{key} = {_toml(value)}\n" for key, value in self.to_dict().items())
 
     @classmethod
     def from_dict(cls, table: dict[str, Any], source: str = "<variant>",
@@ -174,6 +190,27 @@ class RuleVariant:
         return cls.from_dict(table, source, default_name)
 
 
+def _plain(value: Any) -> Any:
+    """A parameter's value as plain JSON/TOML data (cards become tables, tuples lists)."""
+    if isinstance(value, Card):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def builtin_variant_names() -> list[str]:
     return sorted(p.name[:-5] for p in resources.files(BUILTIN_VARIANTS).iterdir()
                   if p.name.endswith(".toml"))
@@ -188,6 +225,17 @@ def _check_value(key: str, value: Any, default: Any) -> str | None:
     if key == "territory_tie":
         return (None if value in ("nobody", "both")
                 else f'must be "nobody" or "both", got {describe_value(value)}')
+    if key == "reinforcement":
+        return (None if value in ("okapi", "deck")
+                else f'must be "okapi" or "deck", got {describe_value(value)}')
+    if key == "deck":
+        return deck_problem(value)
+    if key == "handicap":
+        if (isinstance(value, (list, tuple)) and len(value) == 2 and all(
+                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 100 for n in value)):
+            return None
+        return (f"must be two whole numbers of cards [first, second], e.g. [1, 0], got "
+                f"{describe_value(value)}")
     if key == "totem_direction":
         return None if value in ("clockwise", "anticlockwise") else \
             f'must be "clockwise" or "anticlockwise", got {describe_value(value)}'

@@ -38,7 +38,7 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, deck_text, a
       kiwara perft 2
       kiwara perft 3 --layout president --variant no_crocodile_swaps --divide
       kiwara perft 2 --moves "T7 Zb2>9" --json
-      kiwara perft 3 --variant my_deck.toml --deck okapi,drums,ford,jackal
+      kiwara perft 3 --variant three_cards.toml --deck drums,okapi,ford
     """
     from ..engine import IllegalMoveError, new_game, perft, perft_divide
     stdin_once(**{"--layout": layout_name, "--variant": variant_name})

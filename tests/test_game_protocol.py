@@ -18,7 +18,21 @@ sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import SMALL, TOY_GAME  # noqa: E402
 from toy_games import GAMBLE, KUHN, TAKE_AWAY, Kuhn  # noqa: E402
 
-GAMES = [get_game(name) for name in game_names()] + [TAKE_AWAY, KUHN, GAMBLE, TOY_GAME]
+
+
+class KiwaraDeck(type(get_game("kiwara"))):
+    """Kiwara with the reinforcement deck and a handicap: chance nodes at the deal and the draw."""
+
+    name = "kiwara-deck"
+    chance = True
+
+    def default_variant(self):
+        from kiwara_designer.engine import RuleVariant
+        return RuleVariant(reinforcement="deck", handicap=(1, 1))
+
+
+GAMES = [get_game(name) for name in game_names()] + [KiwaraDeck(), TAKE_AWAY, KUHN, GAMBLE,
+                                                     TOY_GAME]
 SETUPS = {TOY_GAME.name: SMALL}
 WALKS = 4          # random games walked per game and test
 

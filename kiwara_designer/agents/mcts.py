@@ -151,7 +151,9 @@ class MctsAgent:
         moves = _legal_moves(state)
         if len(moves) == 1:   # forced (a pass, a forced last placement): nothing to think about
             return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
-        root = _Node(state, None, None, -1)
+        # Search what the player may know: a state that fixes something nobody has seen (Kiwara:
+        # a deck order) forgets it, and the search samples it at chance nodes instead.
+        root = _Node(state.determinize(state.current_player(), rng), None, None, -1)
         root.untried = list(moves)
         playout = _PLAYOUT_FUNCTIONS[self.playout]
         deadline = None if self.seconds is None else started + self.seconds

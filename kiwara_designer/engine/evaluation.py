@@ -10,7 +10,8 @@
   included) turned into a share of the stake: ±1 once the territory is decided (|m| > empty cells,
   so no placement can turn it; a fled gazelle can still reopen it), otherwise m / (empty + 1), so a
   lead counts for more the fewer cells are left to contest it;
-* the Okapi bonus counts for whoever holds it.
+* the Okapi bonus counts for whoever holds it; in a deck game, so do held points cards (action
+  cards count nothing: their worth depends on the position they are used in).
 
 On a full board every territory is decided and the evaluation is exactly the final score
 difference (first − second from the first player's view), so it agrees with the engine's result.
@@ -41,4 +42,6 @@ def evaluate(state: Any, player: int) -> float:
             value += stake * margin / (empty + 1)
     if scoring.okapi is not None:
         value += scoring.okapi_points if scoring.okapi == player else -scoring.okapi_points
+    if scoring.card_points is not None:
+        value += scoring.card_points[player] - scoring.card_points[1 - player]
     return value

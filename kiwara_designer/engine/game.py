@@ -1,6 +1,7 @@
 """Kiwara as a game of the core protocol (:mod:`kiwara_designer.core.game`): :data:`KIWARA`.
 
-No chance and perfect information; the setup is a :class:`~kiwara_designer.layout.Layout`, the
+Perfect information; chance only in deck games (``reinforcement = "deck"``: the handicap deal
+and the Okapi moment's draw from a deck of unknown order). The setup is a :class:`~kiwara_designer.layout.Layout`, the
 variant a :class:`RuleVariant`. The states are the engine's own :class:`GameState` (move order,
 seeds and records are the engine's). The outcome's statistics are who took the Okapi
 (``okapi``), who controls each territory at the end (``control``) and, from the tracker, how often
@@ -55,7 +56,7 @@ class KiwaraGame:
 
     name = "kiwara"
     perfect_information = True
-    chance = False
+    chance = False         # in the default (classic) game; deck variants draw at chance nodes
     players = 2
 
     def new_state(self, setup: Layout | None = None, variant: RuleVariant | None = None
@@ -76,8 +77,11 @@ class KiwaraGame:
     evaluate = staticmethod(evaluate)
 
     def evaluation_key(self, move: Move) -> tuple:
-        """What a move does to the board: moves differing only by the totem's destination leave
-        the same tokens, and the evaluation never looks at the totem."""
+        """What a move does to the board: placements differing only by the totem's destination
+        leave the same tokens, and the evaluation never looks at the totem. Card uses are
+        each their own (the card and its target)."""
+        if move.card is not None:
+            return (move.card, move.cell, move.swaps, move.totem)
         return (move.kind, move.cell, move.swaps)
 
     def outcome(self, state: GameState) -> Outcome:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import Hashable, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from ..core.game import CHANCE, TERMINAL
 from ..errors import KiwaraError
@@ -867,17 +867,16 @@ class GameState:
         return [(Move.card_draw(cards[number].name), count / len(deck))
                 for number, count in sorted(counts.items())]
 
-    def information_state(self, player: int) -> Hashable:
-        """What ``player`` knows: everything but the order of the deck (held cards are open)."""
-        cards = self._cards
-        if cards is not None and cards.ordered:
-            cards = cards._replace(deck=tuple(sorted(cards.deck)), ordered=False)
-        return (self._t.layout, self._t.names, self._t.variant, self._board, self._reserve,
-                self._totem, self._to_move, self._okapi, cards)
+    def information_state(self, player: int) -> "GameState":
+        """Everything is visible but the order of a deck (held cards are open): the position
+        itself, with a fixed deck order forgotten (two states are equal exactly when their
+        positions, layouts and variants are)."""
+        return self.determinize(player, None)
 
-    def determinize(self, player: int, rng: random.Random) -> "GameState":
+    def determinize(self, player: int, rng: random.Random | None) -> "GameState":
         """The position with the deck's unknown order forgotten: its draws become chance nodes
-        (so a search samples them), which is what a player can know. Others: the state itself."""
+        (so a search samples them), which is what a player can know. Otherwise (an Okapi game,
+        or an order already unknown) the state itself."""
         cards = self._cards
         if cards is None or not cards.ordered:
             return self
@@ -923,16 +922,5 @@ class GameState:
         from .game import KIWARA
         return KIWARA
 
-    def chance_outcomes(self) -> list:
-        return []
-
-    def information_state(self, player: int) -> "GameState":
-        """Everything is visible, so the position itself (two states equal exactly when their
-        positions, layouts and variants are)."""
-        return self
-
     def observation(self, player: int) -> "GameState":
-        return self
-
-    def determinize(self, player: int, rng) -> "GameState":
-        return self
+        return self.information_state(player)

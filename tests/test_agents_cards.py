@@ -1,0 +1,55 @@
+"""Agents in deck games: they weigh card uses, and they decide from what their player may see
+(held cards, not the deck's order)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiwara_designer.agents import make_agent, play_match
+from kiwara_designer.engine import RuleVariant, new_game, setup_position
+from kiwara_designer.formats import load_layout
+
+CLASSIC = load_layout("classic")
+DECK = RuleVariant(reinforcement="deck")
+SAMPLE = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
+          "jackal", "ford"]
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:60"])
+def test_agents_choose_alike_whatever_the_hidden_deck_order(spec):
+    # Row 5 is the totem's; a5 completes D (a4 a5 b5) and draws the top card. With the okapi
+    # (5 points) on top, a peeking greedy agent places on a5; with the ford, on c5.
+    tokens = {"a1": "l", "d1": "g", "e1": "C", "a2": "[G]", "b2": "E", "c2": "G", "d2": "G",
+              "e2": "c", "b3": "Z", "f3": "z", "a4": "L", "c4": "g", "e4": "z", "b5": "C",
+              "d5": "c", "e5": "e", "f5": "g"}
+    choices = []
+    for top in ("okapi", "ford"):
+        deck = [top] + [c for c in SAMPLE if c != top]
+        state = setup_position(CLASSIC, DECK, tokens=tokens, totem=10, to_move=0, deck=deck)
+        assert state.deck_order()[0] == top
+        agent = make_agent(spec)
+        choices.append([str(agent.choose(state, random.Random(seed))) for seed in range(3)])
+    assert choices[0] == choices[1]
+
+
+def test_greedy_uses_a_card_worth_more_than_keeping_it():
+    # The second player holds territory C with three face-up zebras: scaring one takes 6
+    # points from them, and the placement after it is the same as without the card.
+    tokens = {"c1": "z", "d1": "z", "e1": "z", "f1": "g", "d2": "Z"}
+    state = setup_position(CLASSIC, DECK, tokens=tokens, totem=17, to_move=0,
+                           hands=(["hunter"], []))
+    move = make_agent("greedy").choose(state, random.Random(1))
+    assert move.is_card and move.card == "hunter"
+
+
+def test_agents_play_whole_deck_games_and_use_cards():
+    variant = RuleVariant(reinforcement="deck", handicap=(2, 2))
+    used = set()
+    for seed in range(2):
+        final, moves = play_match(new_game(CLASSIC, variant),
+                                  (make_agent("greedy"), make_agent("mcts:30")),
+                                  random.Random(seed))
+        assert final.is_terminal()
+        used.update(m.card for m in moves if m.is_card)
+    assert used

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import click
 from ..core.io import make_folder, write_text
 from ..formats import load_layout
 from ..playtest.metrics import metric_names
-from .common import MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
+from .common import EXIT_NEGATIVE, MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
 
 
 def _lab_pairing(text: str):
@@ -316,3 +317,82 @@ def report(db, output, top) -> None:
         return
     write_text(output, html, "the report")
     click.echo(f"report written to {output}", err=True)
+
+
+@click.command()
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Race N layouts sampled at random (up to symmetry).")
+@click.option("--from", "from_file", metavar="FILE",
+              help="Race the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; a killed race resumes).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@click.option("--top", "k", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many best layouts to name.")
+@click.option("--by", "metric", default="balance", show_default=True,
+              type=click.Choice(["balance", "first_player_win_rate", "agent_a_win_rate",
+                                 "lead_change_rate"]),
+              help="What is ranked (a mean of per-game values).")
+@click.option("--ascending", is_flag=True, help="Smallest first (not with --by balance).")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, show_default=True,
+              help="Probability that a separated answer is right.")
+@click.option("--tolerance", type=click.FloatRange(min=0), default=0.05, show_default=True,
+              help="A named layout may be this much worse than the true k-th best "
+                   "(on the metric's scale; balance 0.05 = 0.025 of win rate).")
+@click.option("--budget", type=click.IntRange(min=1),
+              help="Stop after this many games in all, separated or not.")
+@click.option("--first-round", type=click.IntRange(min=1), default=32, show_default=True,
+              help="Games every layout plays before any is dropped.")
+@click.option("--agents", default="greedy,greedy", show_default=True,
+              help="Agent A,agent B (one spec plays itself).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed of the sample and the games.")
+@click.option("--workers", "-j", type=click.IntRange(min=1),
+              help="Worker processes (default: number of cores).")
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option("--json", "as_json", is_flag=True, help="The race's outcome as JSON.")
+def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, tolerance, budget,
+         first_round, agents, seed, workers, scheduler, as_json) -> None:
+    """Name the best layouts with a stated confidence, playing games only where they decide.
+
+    Plays rounds of games, drops layouts whose interval is clearly worse, and stops when the
+    top k are separated (exit 0) or the game budget is spent (exit 1: the answer has no
+    guarantee). Every game goes into --db like a sweep's, so a killed race (even kill -9) resumes
+    with the same command, replaying its rounds from the stored games; rank and report read it.
+
+    \b
+    Examples:
+      kiwara race --sample 500 --seed 1 --db race.sqlite --top 10
+      kiwara race --from shortlist.txt --db race.sqlite --top 3 --tolerance 0.02 --budget 200000
+      kiwara race --sample 2000 --db big.sqlite --scheduler tcp://10.0.0.5:8786 --json
+    """
+    from ..playtest import open_store
+    from ..playtest.race_lab import race_layouts
+    from ..playtest.text import format_race
+
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
+    if sample is None and from_file is None:
+        raise click.UsageError("choose --sample N or --from FILE")
+    boards, _ = _lab_sweep_layouts(sample, False, from_file, seed)
+    variant = load_variant(variant_name)
+    draw = sys.stderr.isatty() and not as_json
+
+    def progress(state) -> None:
+        if draw:
+            undecided = len(state.undecided())
+            click.echo(f"\rround {state.round}: {state.games:,} games, {undecided} layouts "
+                       f"undecided   ", err=True, nl=False)
+
+    with open_store(db) as store:
+        outcome = race_layouts(store, boards, variant, _lab_pairing(agents), k, metric, ascending,
+                               confidence, tolerance, budget, seed, workers, scheduler,
+                               first_round=first_round, progress=progress)
+    if draw:
+        click.echo("", err=True)
+    if as_json:
+        click.echo(json.dumps(outcome.to_json(), indent=2))
+    else:
+        click.echo(format_race(outcome))
+    if not outcome.result.separated:
+        raise SystemExit(EXIT_NEGATIVE)

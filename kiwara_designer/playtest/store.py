@@ -93,6 +93,17 @@ CREATE TABLE IF NOT EXISTS metric_summaries (
     updated_at REAL NOT NULL,
     PRIMARY KEY (layout_id, variant_id, agents_id)
 );
+CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and outcome
+    id INTEGER PRIMARY KEY,
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    master_seed INTEGER NOT NULL,
+    settings TEXT NOT NULL,                -- JSON: metric, k, delta, tolerance, schedule, budget
+    layouts TEXT NOT NULL,                 -- JSON list of the raced layout ids, sorted
+    result TEXT NOT NULL,                  -- JSON: named layouts, stop reason, every arm's fate
+    finished_at REAL NOT NULL,
+    UNIQUE (variant_id, agents_id, master_seed, settings, layouts)
+);
 """
 
 
@@ -406,6 +417,16 @@ class Store:
                                     r.layout_id))
         ordered = present + absent
         return ordered[:top] if top else ordered
+
+    def save_race(self, variant_id: int, agents_id: int, master_seed: int, settings: dict,
+                  result: dict) -> None:
+        """Record a race's outcome; the same race run again (resumed) replaces its record."""
+        layouts = sorted(int(a["arm"]) for a in result["arms"])
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO races (variant_id, agents_id, master_seed, "
+                       "settings, layouts, result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (variant_id, agents_id, master_seed, json.dumps(settings, sort_keys=True),
+                        json.dumps(layouts), json.dumps(result), time.time()))
 
     def totals(self) -> dict:
         one = lambda sql: self.db.execute(sql).fetchone()[0]   # noqa: E731

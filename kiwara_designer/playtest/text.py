@@ -95,3 +95,35 @@ def format_ranking(rows: Sequence, by: str) -> str:
                      f"{first_text:>7} {r.games:>6} "
                      f"{r.rivers:>6}  {r.size_mix:<13} {' '.join(r.layout.rows)}")
     return "\n".join(lines)
+
+
+def format_race(race) -> str:
+    """A finished :class:`~.race_lab.LayoutRace`: how it stopped, the layouts named, the fates."""
+    r = race.result
+    confidence = f"{1 - r.delta:.0%}".replace("%", " %")
+    where = (f"{race.workers} workers" if isinstance(race.workers, int)
+             else f"Dask scheduler {race.workers}")
+    if r.separated:
+        how = f"separated after {r.games:,} games in {r.rounds} rounds"
+    else:
+        how = (f"NOT separated: the budget was spent after {r.games:,} games in {r.rounds} "
+               f"rounds; the layouts below are best guesses, without the guarantee")
+    counts = {s: sum(a.status == s for a in r.arms) for s in ("accepted", "rejected", "undecided")}
+    games = sorted(a.games for a in r.arms)
+    lines = [
+        f"race: {len(r.arms)} layouts, top {r.k} by {r.objective} at {confidence} confidence "
+        f"(tolerance {r.tolerance:g}): {how}",
+        f"  {race.games_played:,} games played now, {r.games - race.games_played:,} read from "
+        f"the store; {race.seconds:.1f} s ({where})",
+        f"  {counts['accepted']} accepted, {counts['rejected']} dropped, "
+        f"{counts['undecided']} undecided; games per layout: median {games[len(games) // 2]:,}, "
+        f"max {games[-1]:,}",
+        f"{'rank':>4}  {'layout':<7}{r.objective:>9}  {'interval':<16} {'games':>7}  "
+        f"{'status':<9} rows",
+    ]
+    for i, arm in enumerate(r.top, start=1):
+        a = r.arm(arm)
+        estimate = "n/a" if a.estimate is None else f"{a.estimate:.3f}"
+        lines.append(f"{i:>4}  #{arm:<6}{estimate:>9}  [{a.low:.3f}, {a.high:.3f}] "
+                     f"{a.games:>7,}  {a.status:<9} {' '.join(race.layouts[arm].rows)}")
+    return "\n".join(lines)

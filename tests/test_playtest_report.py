@@ -147,3 +147,52 @@ def test_integer_bins_hold_one_width_of_whole_numbers():
     width = (hi - lo) // bins
     assert width % 2 == 0 and bins <= 40
     assert integer_bins(3, 3) == (2, 4, 1)
+
+
+def test_rate_bins_centre_a_fair_rate_in_its_bar():
+    from kiwara_designer.playtest.report import rate_bins
+    # 20 games: one bar per possible rate k/20, width 0.05, one centred on 0.5
+    lo, hi, bins = rate_bins([0.5, 0.45], [20, 20])
+    assert (bins, (hi - lo) / bins) == (21, pytest.approx(0.05))
+    assert lo + 10.5 * 0.05 == pytest.approx(0.5)
+    # 200 games: 201 possible rates grouped 5 by 5, still centred on 0.5
+    lo, hi, bins = rate_bins([0.5], [200])
+    width = (hi - lo) / bins
+    assert width == pytest.approx(0.025) and bins <= 41
+    assert ((0.5 - lo) / width) % 1 == pytest.approx(0.5)
+    # a draw makes half wins: 10.5/20 is a possible value and gets its own bar
+    lo, hi, bins = rate_bins([0.525], [20])
+    assert (hi - lo) / bins == pytest.approx(0.025)
+    # every possible rate sits in the middle of a bar, never on an edge
+    lo, hi, bins = rate_bins([0.5], [32])
+    width = (hi - lo) / bins
+    assert all(0.2 < ((k / 32 - lo) / width) % 1 < 0.8 for k in range(33))
+
+
+def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report_html):
+    assert "overflow-x: auto" in report_html and "white-space: nowrap" in report_html
+    assert report_html.count('<div class=scroll><table>') == 1
+    rows = [block.split("</pre>")[0] for block in report_html.split('<pre class="rows">')[1:]]
+    assert len(rows) == 4
+    assert all(r.split("\n") in [list(x.canonical().rows) for x in LAYOUTS] for r in rows)
+
+
+def test_report_has_a_racing_section(tmp_path):
+    from kiwara_designer.playtest.race_lab import race_layouts
+    with Store(tmp_path / "race.sqlite") as store:
+        race = race_layouts(store, LAYOUTS, None, "random", k=2, tolerance=0.5, first_round=8,
+                            seed=5, workers=1, game=TOY_GAME)
+        page = render_report(store, top=2)
+    checker = TagChecker()
+    checker.feed(page)
+    checker.close()
+    assert checker.errors == [] and checker.stack == []
+    section = page.split("<h2>Races</h2>")[1].split("<h2>")[0]
+    assert "separated: the guarantee holds" in section
+    assert f"after {race.result.games:,} games" in section
+    # every layout has a row with its games; the named ones first
+    assert section.count("<tr><td>") == len(LAYOUTS)
+    for arm in race.result.arms:
+        assert f"<td>{arm.games:,}</td>" in section
+    first_rows = section.split("</table>")[0]
+    assert all(f"<tr><td>{a}</td>" in first_rows for a in race.result.top)

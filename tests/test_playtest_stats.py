@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from kiwara_designer.playtest.matches import GameResult, game_seed, lead_statistics
 from kiwara_designer.playtest.metrics import balance_interval, compute_metrics, layout_score
 from kiwara_designer.playtest.stats import (binomial_two_sided_p, games_for_half_width,
-                                            mcnemar_exact, paired_z_test, proportion, summarise,
+                                            mcnemar_exact, paired_t_test, proportion, sign_test,
+                                            summarise, t_quantile, t_two_sided_p,
                                             two_proportion_z_test, wilson_interval)
 
 
@@ -95,17 +96,44 @@ def test_mcnemar_exact_extremes_of_many_pairs():
     assert mcnemar_exact(1500, 0).p_value == 0.0
 
 
-def test_paired_z_by_hand():
-    # differences 1, 2, 3: mean 2, sd 1, z = 2 / (1/√3) = 3.4641
-    result = paired_z_test([1, 2, 3])
-    assert result.statistic == pytest.approx(2 * math.sqrt(3))
-    assert result.p_value == pytest.approx(math.erfc(2 * math.sqrt(3) / math.sqrt(2)))
+def test_paired_t_by_hand():
+    # differences 1, 2, 3: mean 2, sd 1, t = 2 / (1/√3) = 3.4641 on 2 degrees of freedom, where
+    # P(|T| < t) = t / √(t² + 2) in closed form
+    result = paired_t_test([1, 2, 3])
+    t = 2 * math.sqrt(3)
+    assert result.statistic == pytest.approx(t)
+    assert result.p_value == pytest.approx(1 - t / math.sqrt(t * t + 2))
 
 
-def test_summary_by_hand():
+# two-sided 95 % points of Student's t, from printed tables
+@pytest.mark.parametrize("df, expected", [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776),
+                                          (5, 2.571), (10, 2.228), (20, 2.086), (30, 2.042),
+                                          (60, 2.000), (120, 1.980), (1000, 1.962)])
+def test_t_quantiles_match_the_tables(df, expected):
+    assert t_quantile(df) == pytest.approx(expected, abs=0.0006)
+
+
+def test_t_p_values_both_sides_of_the_large_df_switch():
+    for df in (299, 301, 2000):
+        assert t_two_sided_p(t_quantile(df), df) == pytest.approx(0.05, abs=2e-4)
+    assert t_two_sided_p(0.0, 5) == pytest.approx(1.0)
+
+
+def test_summary_by_hand_uses_t():
     s = summarise([2, 4, 4, 4, 5, 5, 7, 9])
     assert s.mean == 5
     assert s.std == pytest.approx(math.sqrt(32 / 7))
+    # t_{0.975, 7} = 2.3646 (tables): wider than the normal 1.96 on 8 values
+    assert s.high - s.mean == pytest.approx(2.3646 * math.sqrt(32 / 7) / math.sqrt(8), rel=1e-4)
+    assert summarise([0.0, 1.0], within=(0.0, 1.0)) .low == 0.0
+
+
+def test_sign_test_counts_a_draw_as_half_a_win():
+    # pairs (loss, draw) and (draw, win) are improvements, (win, draw) a worsening, (win, win) a tie
+    result = sign_test([0, 0.5, 1, 1], [0.5, 1, 0.5, 1])
+    assert result.statistic == 1.0          # 2 up − 1 down
+    assert result.p_value == pytest.approx(1.0)   # 2 of 3 is no evidence
+    assert sign_test([0] * 8, [1] * 8).p_value == pytest.approx(2 / 2 ** 8)
 
 
 # -- lead changes and decisiveness ------------------------------------------------------------------
@@ -121,9 +149,10 @@ def test_lead_statistics_by_hand():
     assert lead_statistics([1, -1, 0], None) == (1, None)
 
 
-def test_game_seeds_are_stable_and_distinct():
+def test_game_seeds_are_stable_shared_by_seat_swapped_pairs_and_distinct_otherwise():
     assert game_seed(0, 0) == game_seed(0, 0)
-    assert len({game_seed(s, i) for s in range(5) for i in range(200)}) == 1000
+    assert all(game_seed(s, 2 * j) == game_seed(s, 2 * j + 1) for s in range(3) for j in range(50))
+    assert len({game_seed(s, i) for s in range(5) for i in range(200)}) == 500
     assert 0 <= game_seed(7, 3) < 2 ** 63
 
 
@@ -165,6 +194,14 @@ def test_metrics_by_hand():
     assert (first.successes, first.trials) == (1, 3)
     # agent A sits in seat 0 in games 0 and 2, seat 1 in 1 and 3: A won game 0 only, 1 draw
     assert m.agent_a_win.value == pytest.approx(1.5 / 4)
+    # by seat: A opened games 0 (won) and 2 (lost), was second in 1 (lost) and 3 (draw);
+    # pairs (0, 1) and (2, 3): (1 + 0) / 2 and (0 + ½) / 2
+    seats = m.agent_a_seats
+    assert (seats.opening.successes, seats.opening.trials) == (1, 2)
+    assert (seats.second.successes, seats.second.trials) == (0.5, 2)
+    assert (seats.paired.n, seats.paired.mean) == (2, pytest.approx(0.375))
+    # t with 1 degree of freedom: 12.706 × 0.1768 / √2 = ±1.59, clipped to the rate's range
+    assert (seats.paired.low, seats.paired.high) == (0.0, 1.0)
     a, b = m.game_metric("territories")
     assert (a.first, a.second, a.nobody, a.contested) == (0.5, 0.25, 0.25, 0.25)
     assert (b.first, b.second, b.nobody, b.contested) == (0.5, 0.5, 0.0, 0.25)

@@ -28,6 +28,6 @@ def main() -> None:
 # A new command or group is one module and one entry here; --help lists them alphabetically.
 for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
                 games.perft_cmd, games.replay_cmd, games.play,
-                lab.playtest, lab.compare, lab.sweep, lab.race, lab.rank, lab.report,
+                lab.playtest, lab.compare, lab.sweep, lab.race, lab.rank, lab.report, lab.explain,
                 printing.export, printing.generate, awimbawe.awimbawe):
     main.add_command(command)

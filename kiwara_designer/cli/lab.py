@@ -396,3 +396,35 @@ def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, 
         click.echo(format_race(outcome))
     if not outcome.result.separated:
         raise SystemExit(EXIT_NEGATIVE)
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--metric", default="first_player_win_rate", show_default=True,
+              type=click.Choice(metric_names()), help="The per-layout metric to explain.")
+@click.option("--feature", "features", multiple=True, metavar="NAME",
+              help="A layout feature to fit (repeatable; default: all of rivers, mean_degree, "
+                   "max_degree, articulations, nines, threes, longest_border).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def explain(db, metric, features, variant_name, agents, as_json) -> None:
+    """Which board shapes make a metric move: a regression over the layouts of a database.
+
+    Weighted least squares of the metric (default: the first-player win rate) on the layouts'
+    standardised features (territory graph, rivers, size mix), weighted by games, with robust
+    95 % intervals; effects whose interval excludes 0 are marked. Needs statsmodels
+    (pip install 'kiwara-designer[stats]').
+
+    \b
+    Examples:
+      kiwara explain --db results.sqlite
+      kiwara explain --db results.sqlite --metric decisiveness --feature rivers --feature nines
+    """
+    from ..playtest import open_store
+    from ..playtest.explain import explain as fit, format_explanation
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        result = fit(store, metric, tuple(features), variant_name, agents)
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else format_explanation(result))

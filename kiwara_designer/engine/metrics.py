@@ -13,9 +13,11 @@ FIRST, SECOND = 0, 1
 
 
 def okapi_taker_win_rate(games: Sequence, setup: Any = None) -> Proportion:
-    """Among games with an Okapi and a winner: how often the Okapi's taker won."""
-    decided = [g for g in games if g.stats.get("okapi") is not None and g.winner is not None]
-    return proportion(sum(g.winner == g.stats["okapi"] for g in decided), len(decided))
+    """Among games with an Okapi: how often the Okapi's taker won (a draw is half a win, as in
+    every rate of the lab)."""
+    taken = [g for g in games if g.stats.get("okapi") is not None]
+    wins = sum(g.winner == g.stats["okapi"] for g in taken)
+    return proportion(wins + sum(g.winner is None for g in taken) / 2, len(taken))
 
 
 def okapi_first_player_rate(games: Sequence, setup: Any = None) -> Proportion:

@@ -7,7 +7,7 @@ from .matches import (DEFAULT_AGENTS, DEFAULT_SKILL, Batch, GameResult, Pairing,
                       replay_game)
 from .metrics import Metrics, compute_metrics, layout_score, metric_names
 from .report import export_layouts, render_report
-from .stats import mcnemar_exact, paired_z_test, two_proportion_z_test, wilson_interval
+from .stats import mcnemar_exact, paired_t_test, two_proportion_z_test, wilson_interval
 from .store import Store, StoreError, open_store
 from .sweep import SweepSummary, choose_layouts, run_sweep
 
@@ -16,6 +16,6 @@ __all__ = ["DEFAULT_AGENTS", "DEFAULT_SKILL", "Batch", "Comparison", "GameResult
            "SweepSummary", "choose_layouts", "compare_games", "compare_variants", "compute_metrics",
            "export_layouts", "game_seed", "layout_score", "make_game_record", "mcnemar_exact",
            "metric_names",
-           "open_store", "paired_z_test", "play_game", "play_match", "play_to_precision",
+           "open_store", "paired_t_test", "play_game", "play_match", "play_to_precision",
            "render_report", "replay_game", "run_sweep", "two_proportion_z_test",
            "wilson_interval"]

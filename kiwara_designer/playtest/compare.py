@@ -1,9 +1,10 @@
 """Compare two rules variants (or any two settings) on the same layout and the same seeds.
 
 Game i of both runs uses the same seed and seats, so the runs are paired: the first-player win
-rates are compared with an exact McNemar test on the games whose outcome differs (the two-
-proportion z test, which ignores the pairing, is given alongside for reference), and score margins
-with a paired z test on the per-game differences.
+rates (win 1, draw ½, loss 0) are compared by the per-game differences, with a t interval of their
+mean and an exact sign test on the games whose result differs (McNemar's test, draws as half a
+win; the two-proportion z test, which ignores the pairing, is given alongside for reference), and
+score margins with a paired t test on the per-game differences.
 """
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core.game import Game
-from .matches import FIRST, GameResult, Pairing, play_match
-from .metrics import Metrics, compute_metrics
-from .stats import TestResult, mcnemar_exact, paired_z_test, two_proportion_z_test
+from .matches import GameResult, Pairing, play_match
+from .metrics import Metrics, compute_metrics, first_player_value
+from .stats import (Summary, TestResult, paired_t_test, sign_test, summarise,
+                    two_proportion_z_test)
 
 SIGNIFICANCE = 0.05
 
@@ -23,7 +25,8 @@ class Comparison:
     names: tuple[str, str]
     metrics: tuple[Metrics, Metrics]
     win_rate_difference: float          # second − first variant, first-player win rate
-    win_rate_test: TestResult           # exact McNemar, paired by seed
+    win_rate_paired: Summary            # mean per-game difference with its t interval
+    win_rate_test: TestResult           # exact sign test (McNemar), paired by seed
     win_rate_unpaired: TestResult       # two-proportion z, for reference
     margin_difference: float            # mean score margin, second − first
     margin_test: TestResult
@@ -36,6 +39,7 @@ class Comparison:
         return {"variants": list(self.names),
                 "metrics": {n: m.to_json() for n, m in zip(self.names, self.metrics)},
                 "first_player_win_rate_difference": self.win_rate_difference,
+                "first_player_win_rate_paired_difference": self.win_rate_paired.to_json(),
                 "first_player_win_rate_test": self.win_rate_test.to_json(),
                 "first_player_win_rate_unpaired_test": self.win_rate_unpaired.to_json(),
                 "score_margin_difference": self.margin_difference,
@@ -49,18 +53,18 @@ def compare_games(names: tuple[str, str], runs: tuple[Sequence[GameResult], Sequ
     one, two = ({g.index: g for g in run} for run in runs)
     common = sorted(one.keys() & two.keys())
     pairs = [(one[i], two[i]) for i in common]
-    only_one = sum(a.winner == FIRST and b.winner != FIRST for a, b in pairs)
-    only_two = sum(b.winner == FIRST and a.winner != FIRST for a, b in pairs)
+    values = [(first_player_value(a), first_player_value(b)) for a, b in pairs]
     metrics = tuple(compute_metrics([p[k] for p in pairs], setup, game=game) for k in (0, 1))
     first = tuple(m.first_player_win for m in metrics)
     return Comparison(
         names=names, metrics=metrics,
         win_rate_difference=(first[1].value or 0) - (first[0].value or 0),
-        win_rate_test=mcnemar_exact(only_two, only_one),
+        win_rate_paired=summarise([b - a for a, b in values], (-1.0, 1.0)),
+        win_rate_test=sign_test(*zip(*values)) if values else sign_test((), ()),
         win_rate_unpaired=two_proportion_z_test(first[1].successes, first[1].trials,
                                                 first[0].successes, first[0].trials),
         margin_difference=(metrics[1].margin.mean or 0) - (metrics[0].margin.mean or 0),
-        margin_test=paired_z_test([b.margin - a.margin for a, b in pairs]))
+        margin_test=paired_t_test([b.margin - a.margin for a, b in pairs]))
 
 
 def compare_variants(setup: Any, variants: tuple[Any, Any], names: tuple[str, str],

@@ -70,9 +70,12 @@ class Pairing:
 
 
 def game_seed(master_seed: int, index: int) -> int:
-    """A 63-bit seed for game ``index``: a hash, so neighbouring indices and master seeds give
-    unrelated games, and the same on every platform and Python version."""
-    digest = hashlib.sha256(f"kiwara-playtest:{master_seed}:{index}".encode()).digest()
+    """A 63-bit seed for game ``index``, shared by the two games of a seat-swapped pair (games
+    2j and 2j + 1 hash (master seed, j)): the same agents with the same random streams and the
+    same chance draws, seats exchanged, so the pair is a paired sample of the seat effect. A
+    hash, so neighbouring pairs and master seeds give unrelated games, the same on every
+    platform and Python version."""
+    digest = hashlib.sha256(f"kiwara-playtest:{master_seed}:{index // 2}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -157,9 +160,11 @@ def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, inde
     a_seat = agent_a_seat(index)
     specs = (pairing.a, pairing.b) if a_seat == FIRST else (pairing.b, pairing.a)
     agents = tuple(make_agent(spec, game) for spec in specs)
-    # one generator per seat, so one agent's appetite for random numbers never changes the
-    # other's, and one for chance, which no agent's choices can shift
-    rngs = tuple(random.Random(f"{seed}:{seat}") for seat in (FIRST, SECOND))
+    # one generator per agent, so one agent's appetite for random numbers never changes the
+    # other's and an agent keeps its stream when the pair's seats are swapped; one for chance,
+    # which no agent's choices can shift
+    streams = (random.Random(f"{seed}:a"), random.Random(f"{seed}:b"))
+    rngs = streams if a_seat == FIRST else streams[::-1]
     chance_rng = random.Random(f"{seed}:chance")
     state = game.new_state(setup, variant)
     tracker = game.tracker(state)

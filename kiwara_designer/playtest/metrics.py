@@ -8,6 +8,7 @@ Seats: 0 = first player (for Kiwara, who opens with the totem), 1 = second.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -19,6 +20,42 @@ from .stats import Proportion, Summary, proportion, summarise
 # layout is useless however exciting; tension and skill separate the fair ones.
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
 LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move
+
+
+def first_player_value(game: GameResult) -> float:
+    """The first player's result: 1 win, ½ draw, 0 loss. Draws count as half a win in every
+    rate of the lab."""
+    return 0.5 if game.winner is None else float(game.winner == FIRST)
+
+
+def agent_a_value(game: GameResult) -> float:
+    """Agent A's result, whatever its seat: 1 win, ½ draw, 0 loss."""
+    return 0.5 if game.winner is None else float(game.winner == game.a_seat)
+
+
+@dataclass(frozen=True)
+class SeatRates:
+    """Agent A's win rate in each seat, and over seat-swapped pairs (games 2j and 2j + 1 share
+    their seed and swap the seats): the mean of the pairs' (A opening + A second) / 2, with a t
+    interval over the pairs, which the seat effect no longer widens."""
+
+    opening: Proportion
+    second: Proportion
+    paired: Summary
+
+    def to_json(self) -> dict:
+        return {"opening": self.opening.to_json(), "second": self.second.to_json(),
+                "paired": self.paired.to_json()}
+
+
+def seat_rates(games: Sequence[GameResult]) -> SeatRates:
+    opening = [agent_a_value(g) for g in games if g.a_seat == FIRST]
+    second = [agent_a_value(g) for g in games if g.a_seat != FIRST]
+    by_index = {g.index: agent_a_value(g) for g in games}
+    pairs = [(v + by_index[i + 1]) / 2 for i, v in sorted(by_index.items())
+             if i % 2 == 0 and i + 1 in by_index]
+    return SeatRates(proportion(math.fsum(opening), len(opening)),
+                     proportion(math.fsum(second), len(second)), summarise(pairs, (0.0, 1.0)))
 
 
 @dataclass(frozen=True)
@@ -39,6 +76,7 @@ class Metrics:
     lead_change_rate: Summary         # lead changes / (plies − 1), per game
     decisiveness: Summary
     agent_a_win: Proportion           # (A wins + draws / 2) / games, seats alternated
+    agent_a_seats: SeatRates          # the same by seat, and over seat-swapped pairs
     skill_gap: Proportion | None      # stronger agent's win rate against the weaker one
     score: float
     game_metrics: tuple[tuple[Metric, Any], ...] = ()
@@ -82,6 +120,7 @@ class Metrics:
             "lead_change_rate": self.lead_change_rate.to_json(),
             "decisiveness": self.decisiveness.to_json(),
             **rows,
+            "agent_a_by_seat": self.agent_a_seats.to_json(),
             "agent_a_win_rate": self.agent_a_win.to_json(),
             **tables,
             "skill_gap": self.skill_gap.to_json() if self.skill_gap else None,
@@ -153,6 +192,7 @@ def compute_metrics(games: Sequence[GameResult], setup: Any = None,
         lead_change_rate=lead_change_rate,
         decisiveness=decisiveness,
         agent_a_win=proportion(a_wins + draws / 2, n),
+        agent_a_seats=seat_rates(games),
         skill_gap=skill,
         score=layout_score(balance[0], decisiveness.mean, lead_change_rate.mean,
                            skill.value if skill else None),

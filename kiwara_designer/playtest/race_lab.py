@@ -18,21 +18,12 @@ from typing import Any, Callable, Sequence
 from ..layout import Layout
 from ..core.game import Game
 from ..core.workers import default_workers
-from .matches import (FIRST, Batch, GameResult, Pairing, check_agents, resolve_game, run_batches,
+from .metrics import agent_a_value, first_player_value
+from .matches import (Batch, GameResult, Pairing, check_agents, resolve_game, run_batches,
                       split_indices)
 from .racing import BALANCE, HIGHEST_MEAN, Objective, Race, RaceResult, RaceSettings, run_race
 from .store import Experiment, Store, StoreError
 from .sweep import SQLITE_MAX, SQLITE_MIN, SWEEP_BATCH, run_batches_dask
-
-
-def first_player_value(game: GameResult) -> float:
-    """1 for a first-player win, ½ for a draw, 0 for a loss: draws count as half a win, as in
-    every rate of the lab."""
-    return 0.5 if game.winner is None else float(game.winner == FIRST)
-
-
-def agent_a_value(game: GameResult) -> float:
-    return 0.5 if game.winner is None else float(game.winner == game.a_seat)
 
 
 def lead_change_rate_value(game: GameResult) -> float:
@@ -139,6 +130,7 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
     ``store``. See :mod:`.racing` for the guarantee and its assumptions."""
     if not SQLITE_MIN <= seed <= SQLITE_MAX:
         raise StoreError(f"seed {seed} does not fit the results database (64-bit integers)")
+    store.require_paired_seeding()
     started = time.perf_counter()
     game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing

@@ -125,6 +125,21 @@ def integer_bins(low: float, high: float, most: int = 40) -> tuple[int, int, int
     return lo, lo + bins * width, bins
 
 
+def rate_bins(rates: Sequence[float], games: Sequence[int], most: int = 40
+              ) -> tuple[float, float, int]:
+    """(lo, hi, bins) for rates measured on ``games`` games each: one bin per value a rate can
+    take (k / n, or k / 2n when a draw made a half win), or per few such values when there are
+    more than ``most``, laid out so a bin is centred on ½: a fair layout falls in the middle of a
+    bar, not on the edge between two. With unequal game counts, n is the most common one."""
+    n = max(set(games), key=list(games).count) if games else 20
+    unit = 1 / n
+    if any(abs(r * n - round(r * n)) > 1e-9 for r in rates):
+        unit /= 2                                   # half wins (draws)
+    width = unit * math.ceil((1 / unit) / most)
+    half_span = (math.ceil(0.5 / width - 1e-9) + 0.5) * width
+    return 0.5 - half_span, 0.5 + half_span, round(2 * half_span / width)
+
+
 def scatter_svg(points: Sequence[tuple[float, float]], xlabel: str, ylabel: str) -> str:
     """Points, with the mean of y at each distinct x joined by a line."""
     if not points:
@@ -148,7 +163,10 @@ CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.8em; }
 table { border-collapse: collapse; font-size: 0.85em; }
-th, td { padding: 4px 8px; border-bottom: 1px solid #ddd; text-align: right; vertical-align: middle; }
+th, td { padding: 4px 8px; border-bottom: 1px solid #ddd; text-align: right; vertical-align: middle;
+         white-space: nowrap; }
+.scroll { overflow-x: auto; max-width: 100%; }
+pre.rows { font-size: 0.95em; margin: 4px 0 0; user-select: all; }
 th { background: #f3f3f3; } td.board { text-align: center; }
 .plots { display: flex; flex-wrap: wrap; gap: 1.5em; } figure { margin: 0; }
 figcaption { font-size: 0.85em; color: #555; max-width: 420px; }
@@ -166,6 +184,109 @@ def _interval(metric: dict | None) -> str:
     return f'{metric["value"]:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
 
 
+def effects_svg(explanation) -> str:
+    """A forest plot: each feature's effect per standard deviation with its 95 % interval."""
+    effects = explanation.effects
+    row_h, left, width = 22, 120, PLOT_W
+    height = MARGIN_T + row_h * len(effects) + MARGIN_B
+    span = max([abs(x) for e in effects for x in (e.low, e.high)] + [1e-9])
+    ticks = _ticks(-span, span)
+    lo, hi = min(ticks + [-span]), max(ticks + [span])
+
+    def sx(x: float) -> float:
+        return left + (x - lo) / (hi - lo) * (width - left - MARGIN_R)
+    out = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="sans-serif" font-size="10">',
+           f'<line x1="{sx(0):.1f}" y1="{MARGIN_T}" x2="{sx(0):.1f}" '
+           f'y2="{height - MARGIN_B:.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>']
+    for t in ticks:
+        out.append(f'<text x="{sx(t):.1f}" y="{height - MARGIN_B + 14:.1f}" '
+                   f'text-anchor="middle">{t:g}</text>')
+    for i, e in enumerate(effects):
+        y = MARGIN_T + row_h * (i + 0.5)
+        colour = INK if e.clear else "#9a9a9a"
+        out.append(f'<text x="{left - 8}" y="{y + 3:.1f}" text-anchor="end">'
+                   f'{html.escape(e.feature)}</text>'
+                   f'<line x1="{sx(e.low):.1f}" y1="{y:.1f}" x2="{sx(e.high):.1f}" y2="{y:.1f}" '
+                   f'stroke="{colour}" stroke-width="1.5"/>'
+                   f'<circle cx="{sx(e.per_sd):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}">'
+                   f'<title>{e.per_sd:+.4f} [{e.low:+.4f}, {e.high:+.4f}]</title></circle>')
+    out.append(f'<text x="{(left + width) / 2:.1f}" y="{height - 4}" text-anchor="middle">'
+               f'change of {html.escape(explanation.metric)} per sd of the feature</text></svg>')
+    return "".join(out)
+
+
+def explain_section(store: Store) -> list[str]:
+    """What the layouts' shape explains of their first-player win rate (needs statsmodels and
+    enough layouts of one pairing; otherwise the section is left out, saying why)."""
+    from .explain import ExplainError, explain
+    try:
+        e = explain(store)
+    except ExplainError as exc:
+        return [f'<h2>What makes a board fair</h2><p class="note">Not fitted: '
+                f'{html.escape(str(exc))}</p>']
+    clear = [f for f in e.effects if f.clear]
+    said = (", ".join(f"{f.feature} ({f.per_sd:+.3f} per sd)" for f in clear)
+            or "no feature clearly")
+    return ["<h2>What makes a board fair</h2>",
+            f"<p>Weighted least squares of the first-player win rate of {e.layouts} layouts "
+            f"on their standardised shape features (HC1 robust 95 % intervals; "
+            f"R² = {e.r_squared:.3f}): {html.escape(said)} moves it beyond the games' noise. "
+            f"Grey: intervals that include 0. See <code>kiwara explain</code>.</p>",
+            "<div class=plots><figure>" + effects_svg(e) + "<figcaption>Effect of each feature "
+            "per standard deviation, with its 95 % interval.</figcaption></figure></div>"]
+
+
+def race_section(store: Store) -> list[str]:
+    """The races of the store (``kiwara race``): how each stopped, the layouts it named, and
+    every layout's fate: games spent, interval, and when it was dropped."""
+    from .race_lab import stored_races
+    races = stored_races(store)
+    if not races:
+        return []
+    out = ["<h2>Races</h2>"]
+    for race in races:
+        arms = race["arms"]
+        rows = dict(store.db.execute(
+            f"SELECT id, canonical FROM layouts WHERE id IN ({','.join('?' * len(arms))})",
+            [a["arm"] for a in arms]))
+        verdict = ("separated: the guarantee holds" if race["separated"] else
+                   "stopped by the game budget before the top k were separated: best guesses, "
+                   "no guarantee")
+        out.append(f"<p>{len(arms)} layouts, top {race['k']} by {html.escape(race['objective'])}"
+                   f" at {1 - race['delta']:.0%} confidence, tolerance {race['tolerance']:g} "
+                   f"({html.escape(race['strategy'])}): <b>{verdict}</b> after "
+                   f"{race['games']:,} games in {race['rounds']} rounds.</p>")
+        named = set(race["top"])
+        order = sorted(arms, key=lambda a: (a["arm"] not in named, a["status"] == "rejected",
+                                            -(a["estimate"] or 0)))
+        header = ("<div class=scroll><table><tr><th>layout</th><th>rows</th><th>fate</th>"
+                  "<th>estimate</th><th>interval</th><th>games</th>"
+                  "<th>decided after (games in the race)</th></tr>")
+        lines = {True: [], False: []}
+        for a in order:
+            fate = "named" if a["arm"] in named else (
+                "dropped" if a["status"] == "rejected" else a["status"])
+            when = "–" if a["decided_after"] is None else (
+                f"{a['decided_after']:,} (round {a['decided_round']})")
+            board = html.escape(rows.get(a["arm"], "").replace(chr(10), " "))
+            lines[a["arm"] in named].append(
+                f"<tr><td>{a['arm']}</td><td><code>{board}</code></td><td>{fate}</td>"
+                f"<td>{_fmt(a['estimate'])}</td><td>[{a['low']:.3f}, {a['high']:.3f}]</td>"
+                f"<td>{a['games']:,}</td><td>{when}</td></tr>")
+        out += [header, *lines[True], "</table></div>",
+                f"<details><summary>The other {len(lines[False])} layouts: when each was "
+                f"dropped, games spent</summary>", header, *lines[False], "</table></div>",
+                "</details>"]
+        games = [a["games"] for a in arms]
+        lo, hi, bins = integer_bins(0, max(games))
+        out.append("<div class=plots><figure>" + histogram_svg(games, lo, hi, bins,
+                                                              "games played on a layout") +
+                   "<figcaption>Games spent per layout: most are dropped after the first round; "
+                   "the contenders near the boundary get the rest.</figcaption></figure></div>")
+    return out
+
+
 def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test report") -> str:
     """The whole report as one HTML string."""
     from ..printing import board_thumbnail
@@ -181,9 +302,9 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
             f'<p>{totals["layouts"]} layouts, {totals["games"]:,} games stored; '
             f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
             f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
-            f'Intervals are 95 % (Wilson for rates, normal for means).</p>']
+            f'Intervals are 95 % (Wilson for rates, Student t for means).</p>']
     body.append(f"<h2>Top {min(top, len(rows))} layouts by layout score</h2>")
-    body.append("<table><tr><th>#</th><th>board</th><th>score</th><th>balance</th>"
+    body.append("<div class=scroll><table><tr><th>#</th><th>board</th><th>score</th><th>balance</th>"
                 "<th>1st-player win rate</th><th>mean margin</th><th>lead changes</th>"
                 "<th>decisiveness</th><th>skill gap</th><th>contested</th><th>rivers</th>"
                 "<th>sizes</th><th>games</th></tr>")
@@ -191,17 +312,24 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
         m, v = r.metrics, r.values
         body.append(
             f"<tr><td>{i}</td><td class=board>{board_thumbnail(r.layout)}<br>"
-            f'<span class="note">layout {r.layout_id}</span></td><td>{r.score:.3f}</td>'
+            f'<span class="note">layout {r.layout_id}</span>'
+            f'<pre class="rows">{html.escape(chr(10).join(r.layout.rows))}</pre></td>'
+            f"<td>{r.score:.3f}</td>"
             f"<td>{_fmt(v.get('balance'))}</td><td>{_interval(m.get('first_player_win_rate'))}</td>"
             f"<td>{_fmt(v.get('score_margin'), 2)}</td><td>{_fmt(v.get('lead_changes'), 2)}</td>"
             f"<td>{_fmt(v.get('decisiveness'))}</td><td>{_interval(m.get('skill_gap'))}</td>"
             f"<td>{_fmt(v.get('contestedness'))}</td><td>{r.rivers}</td>"
             f"<td>{html.escape(r.size_mix)}</td><td>{r.games}</td></tr>")
-    body.append("</table>")
+    body.append("</table></div>")
+    body += race_section(store)
+    body += explain_section(store)
     body.append("<h2>Distributions</h2><div class=plots>")
-    body.append("<figure>" + histogram_svg(first_rates, 0, 1, 20, "first-player win rate", 0.5) +
-                "<figcaption>First-player win rate across layouts (dashed: a fair 0.5).</figcaption>"
-                "</figure>")
+    lo, hi, bins = rate_bins(first_rates, [r.games for r in rows
+                                           if r.values.get("first_player_win_rate") is not None])
+    body.append("<figure>" + histogram_svg(first_rates, lo, hi, bins, "first-player win rate",
+                                           0.5) +
+                "<figcaption>First-player win rate across layouts, one bar per value the game "
+                "count allows (dashed: a fair 0.5, the centre of its bar).</figcaption></figure>")
     if margins:
         lo, hi, bins = integer_bins(min(margins), max(margins))
         body.append("<figure>" + histogram_svg(margins, lo, hi, bins, "score margin (first − second)",

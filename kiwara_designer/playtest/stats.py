@@ -1,9 +1,11 @@
-"""Small, dependency-free statistics: Wilson intervals, summaries and the significance tests used by
-``kiwara compare``. Everything is plain maths so that it can be checked by hand in the tests."""
+"""Small, dependency-free statistics: Wilson intervals, summaries with Student t intervals and
+the significance tests used by ``kiwara compare``. Everything is plain maths so that it can be
+checked by hand (and against printed tables) in the tests."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 Z95 = 1.959963984540054   # two-sided 95 % quantile of the standard normal
@@ -61,9 +63,69 @@ def games_for_half_width(half_width: float, p: float = 0.5, z: float = Z95) -> i
     return math.ceil(z * z * p * (1 - p) / (half_width * half_width))
 
 
+def student_t_within(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with ``df`` degrees of freedom, in closed form (the finite
+    series in θ = atan(t/√df) that holds for whole df; Abramowitz & Stegun 26.7.3–4)."""
+    theta = math.atan(abs(t) / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    total = term = 1.0
+    if df % 2:
+        if df == 1:
+            return 2 / math.pi * theta
+        for k in range(1, (df - 1) // 2):
+            term *= c2 * (2 * k) / (2 * k + 1)
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+    for k in range(1, df // 2):
+        term *= c2 * (2 * k - 1) / (2 * k)
+        total += term
+    return math.sin(theta) * total
+
+
+LARGE_DF = 300   # beyond: the Cornish–Fisher expansion is exact to 1e-7, and the series is long
+
+
+@lru_cache(maxsize=4096)
+def t_quantile(df: int, confidence: float = 0.95) -> float:
+    """The two-sided ``confidence`` quantile of Student's t (t_{0.975, df} for 95 %): 12.706 at
+    df = 1, 2.228 at 10, 1.984 at 100. Bisection on the closed-form distribution; for large df
+    the Cornish–Fisher expansion around the normal quantile."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    if df > LARGE_DF:
+        z = Z95 if confidence == 0.95 else _normal_quantile((1 + confidence) / 2)
+        return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+                + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+    low, high = 0.0, 16.0
+    while student_t_within(high, df) < confidence:
+        high *= 2
+    for _ in range(80):
+        mid = (low + high) / 2
+        low, high = (mid, high) if student_t_within(mid, df) < confidence else (low, mid)
+    return (low + high) / 2
+
+
+def _normal_quantile(p: float) -> float:
+    low, high = -40.0, 40.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (mid, high) if 0.5 * math.erfc(-mid / math.sqrt(2)) < p else (low, mid)
+    return (low + high) / 2
+
+
+def t_two_sided_p(t: float, df: int) -> float:
+    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom."""
+    if df > LARGE_DF:
+        # Abramowitz & Stegun 26.7.8: t (1 − 1/4ν) / √(1 + t²/2ν) is nearly standard normal
+        z = abs(t) * (1 - 1 / (4 * df)) / math.sqrt(1 + t * t / (2 * df))
+        return normal_two_sided_p(z)
+    return max(0.0, 1 - student_t_within(t, df))
+
+
 @dataclass(frozen=True)
 class Summary:
-    """Mean, sample standard deviation and a 95 % normal interval of the mean."""
+    """Mean, sample standard deviation and a 95 % Student t interval of the mean (t with n − 1
+    degrees of freedom: wider than the normal interval for small samples, equal for large)."""
 
     n: int
     mean: float | None
@@ -75,7 +137,9 @@ class Summary:
         return {"mean": self.mean, "std": self.std, "low": self.low, "high": self.high, "n": self.n}
 
 
-def summarise(values: Sequence[float]) -> Summary:
+def summarise(values: Sequence[float], within: tuple[float, float] | None = None) -> Summary:
+    """Mean, sd and t interval; ``within``: the values' range, to which the interval is clipped
+    (the mean cannot leave it)."""
     n = len(values)
     if n == 0:
         return Summary(0, None, None, None, None)
@@ -83,8 +147,11 @@ def summarise(values: Sequence[float]) -> Summary:
     if n == 1:
         return Summary(1, mean, 0.0, mean, mean)
     std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = Z95 * std / math.sqrt(n)
-    return Summary(n, mean, std, mean - half, mean + half)
+    half = t_quantile(n - 1) * std / math.sqrt(n)
+    low, high = mean - half, mean + half
+    if within is not None:
+        low, high = max(low, within[0]), min(high, within[1])
+    return Summary(n, mean, std, low, high)
 
 
 def normal_two_sided_p(z: float) -> float:
@@ -136,11 +203,21 @@ def mcnemar_exact(only_first: int, only_second: int) -> TestResult:
                       binomial_two_sided_p(only_first, n))
 
 
-def paired_z_test(differences: Sequence[float]) -> TestResult:
-    """Paired test of mean difference 0 (normal approximation to the paired t test; the lab
-    compares hundreds of games, where the two agree to the third decimal)."""
+def paired_t_test(differences: Sequence[float]) -> TestResult:
+    """Paired t test of mean difference 0 (n − 1 degrees of freedom)."""
     s = summarise(differences)
     if s.n < 2 or not s.std:
-        return TestResult("paired z (mean difference)", 0.0, 1.0)
-    z = s.mean / (s.std / math.sqrt(s.n))
-    return TestResult("paired z (mean difference)", z, normal_two_sided_p(z))
+        return TestResult("paired t (mean difference)", 0.0, 1.0)
+    t = s.mean / (s.std / math.sqrt(s.n))
+    return TestResult("paired t (mean difference)", t, t_two_sided_p(t, s.n - 1))
+
+
+def sign_test(values_one: Sequence[float], values_two: Sequence[float]) -> TestResult:
+    """Exact sign test on paired values: of the pairs that differ, how many are higher under
+    condition 2. With win = 1, draw = ½, loss = 0 this is McNemar's test, extended to draws
+    counted as half a win (a draw beside a loss is a better result, beside a win a worse one)."""
+    up = sum(b > a for a, b in zip(values_one, values_two))
+    down = sum(b < a for a, b in zip(values_one, values_two))
+    result = mcnemar_exact(up, down)
+    return TestResult("exact sign test (McNemar; paired by seed)", result.statistic,
+                      result.p_value)

@@ -180,6 +180,7 @@ class Store:
                                 (str(SCHEMA_VERSION),))
             version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
                                       ).fetchone()
+            self._check_seeding()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
         if mode.lower() != "wal":
@@ -212,6 +213,23 @@ class Store:
                 "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone()):
             raise StoreError(f"{self.path}: not a kiwara results database (it holds tables "
                              f"{', '.join(sorted(tables))})")
+
+    def _check_seeding(self) -> None:
+        """Games are seeded in seat-swapped pairs (games 2j and 2j + 1 share a seed). A database
+        whose games were seeded one by one, as before, is still read (rank, report), but no game
+        is added to it: a resumed sweep would mix the two seedings."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'game_seeding'").fetchone()
+        self.paired_seeding = bool(row) or not self.db.execute(
+            "SELECT 1 FROM games LIMIT 1").fetchone()
+        if self.paired_seeding and not row:
+            with self.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('game_seeding', 'seat-swapped pairs')")
+
+    def require_paired_seeding(self) -> None:
+        if not self.paired_seeding:
+            raise StoreError(f"{self.path}: its games were seeded one by one, before games were "
+                             f"played in seat-swapped pairs; it can be ranked and reported, but "
+                             f"new games need a new database")
 
     def _check_columns(self) -> None:
         expected = _schema_columns()
@@ -311,6 +329,7 @@ class Store:
 
     def add_game(self, exp: Experiment, master_seed: int, game: GameResult) -> bool:
         """Store one finished game in its own transaction; False if it was already stored."""
+        self.require_paired_seeding()
         stats = dict(game.stats)
         legacy = (stats.get("okapi"), json.dumps(list(stats.get("control", ()))),
                   json.dumps(list(stats.get("control_changes", ()))))

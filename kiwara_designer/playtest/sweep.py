@@ -140,6 +140,7 @@ def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
     if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a layout is registered
         raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
                          f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
+    store.require_paired_seeding()
     started = time.perf_counter()
     game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing

@@ -29,6 +29,16 @@ def _row(value: Proportion | Summary) -> str:
     return _p(value) if isinstance(value, Proportion) else _s(value)
 
 
+def _rate(p: Proportion) -> str:
+    return "n/a" if p.value is None else f"{p.value:.3f} [{p.low:.3f}, {p.high:.3f}]"
+
+
+def _pairs(s: Summary) -> str:
+    if s.mean is None:
+        return "n/a (no complete pair)"
+    return f"{s.mean:6.3f}  [{s.low:.3f}, {s.high:.3f}]  ({s.n} pairs, t interval)"
+
+
 def metric_lines(m: Metrics) -> list[tuple[str, str]]:
     b = m.balance
     rows = [
@@ -45,6 +55,9 @@ def metric_lines(m: Metrics) -> list[tuple[str, str]]:
         ("decisiveness", _s(m.decisiveness, 3)),
         *((metric.label, _row(value)) for metric, value in m.game_metrics if metric.label),
         ("agent A win rate", _p(m.agent_a_win)),
+        ("  A opening / A second", f"{_rate(m.agent_a_seats.opening)} / "
+                                   f"{_rate(m.agent_a_seats.second)}"),
+        ("  A, seat-swapped pairs", _pairs(m.agent_a_seats.paired)),
         ("skill gap (strong vs weak)", _p(m.skill_gap) if m.skill_gap else "not measured"),
     ]
     return rows
@@ -60,6 +73,10 @@ def format_metrics(m: Metrics, title: str) -> str:
     return "\n".join(lines)
 
 
+def _signed(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:+.3f}"
+
+
 def format_comparison(c: Comparison, title: str) -> str:
     a, b = c.names
     ma, mb = c.metrics
@@ -71,11 +88,13 @@ def format_comparison(c: Comparison, title: str) -> str:
     t, u, mt = c.win_rate_test, c.win_rate_unpaired, c.margin_test
     verdict = "significant" if c.significant else "not significant"
     lines += [
-        f"  first-player win rate {b} - {a}: {c.win_rate_difference:+.3f}; "
+        f"  first-player win rate {b} - {a}: {c.win_rate_difference:+.3f} "
+        f"[{_signed(c.win_rate_paired.low)}, {_signed(c.win_rate_paired.high)}] (paired t "
+        f"interval over {c.win_rate_paired.n} games); "
         f"{t.name}: p = {t.p_value:.4g} ({verdict} at 0.05); {u.name}: z = {u.statistic:+.2f}, "
         f"p = {u.p_value:.4g}",
         f"  score margin {b} - {a}: {c.margin_difference:+.2f} points; "
-        f"{mt.name}: z = {mt.statistic:+.2f}, p = {mt.p_value:.4g}",
+        f"{mt.name}: t = {mt.statistic:+.2f}, p = {mt.p_value:.4g}",
     ]
     return "\n".join(lines)
 

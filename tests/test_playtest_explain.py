@@ -1,0 +1,86 @@
+"""kiwara explain: a regression of a per-layout metric on the layouts' shape."""
+from __future__ import annotations
+
+import statistics
+import zlib
+
+import pytest
+from click.testing import CliRunner
+
+from kiwara_designer.cli import main
+from kiwara_designer.engine import RuleVariant
+from kiwara_designer.generator import sample_layouts
+from kiwara_designer.playtest import GameResult, Pairing, Store
+from kiwara_designer.playtest.explain import ExplainError, explain
+
+pytest.importorskip("statsmodels")
+
+GAMES = 100
+
+
+def planted_store(path, layouts, rate_of) -> Store:
+    """A store whose layouts' first-player win rates are exactly ``rate_of(layout)`` (in
+    hundredths): game i is won by the first player when i < 100 × rate."""
+    store = Store(path)
+    for layout in layouts:
+        exp = store.experiment(layout, RuleVariant(), Pairing("greedy", "greedy"))
+        store.register(exp)
+        wins = round(GAMES * rate_of(layout))
+        for i in range(GAMES):
+            store.add_game(exp, 0, GameResult(
+                index=i, seed=i, a_seat=i % 2, winner=0 if i < wins else 1, scores=(40, 30),
+                plies=31, decisions=28, branching=30.0, lead_changes=3, decisiveness=0.5,
+                stats={"okapi": None, "control": [0] * 6, "control_changes": [0] * 6}))
+    store.refresh_summaries()
+    return store
+
+
+def rivers(layout) -> int:
+    return len(layout.river_edges())
+
+
+def test_a_planted_effect_of_rivers_is_found_exactly(tmp_path):
+    layouts = sample_layouts(40, 3, canonical=True)
+    with planted_store(tmp_path / "planted.sqlite", layouts,
+                       lambda l: 0.3 + rivers(l) / 100) as store:
+        alone = explain(store, features=("rivers",))
+        (effect,) = alone.effects
+        # rate = 0.30 + rivers/100 exactly: per sd of rivers the rate moves sd/100, R² = 1
+        sd = statistics.stdev(rivers(l.canonical()) for l in layouts)
+        assert effect.per_sd == pytest.approx(sd / 100)
+        assert alone.r_squared == pytest.approx(1.0)
+        assert effect.clear and effect.low <= effect.per_sd <= effect.high
+        everything = explain(store)
+        assert everything.effects[0].feature in ("rivers", "mean_degree", "longest_border")
+        assert everything.layouts == len({l.canonical() for l in layouts})
+        assert everything.games == GAMES * everything.layouts
+
+
+def test_no_effect_gives_intervals_covering_zero(tmp_path):
+    layouts = sample_layouts(30, 4, canonical=True)
+    # a coin flip per layout (a checksum of its rows), unrelated to its size mix
+    flat = lambda l: 0.5 + (0.04 if zlib.crc32("".join(l.canonical().rows).encode()) % 2  # noqa: E731
+                            else -0.04)
+    with planted_store(tmp_path / "flat.sqlite", layouts, flat) as store:
+        result = explain(store, features=("nines", "threes"))
+        assert all(e.p_value > 0.001 for e in result.effects)
+
+
+def test_too_few_layouts_and_unknown_features_are_errors(tmp_path):
+    with planted_store(tmp_path / "few.sqlite", sample_layouts(4, 1, canonical=True),
+                       lambda l: 0.5) as store:
+        with pytest.raises(ExplainError, match="needs at least"):
+            explain(store)
+        with pytest.raises(ExplainError, match="unknown feature"):
+            explain(store, features=("colour",))
+
+
+def test_explain_command(tmp_path):
+    db = tmp_path / "cli.sqlite"
+    planted_store(db, sample_layouts(25, 5, canonical=True), lambda l: 0.3 + rivers(l) / 100
+                  ).close()
+    out = CliRunner().invoke(main, ["explain", "--db", str(db), "--feature", "rivers"])
+    assert out.exit_code == 0, out.output
+    assert "rivers" in out.output and "R² = 1.000" in out.output
+    missing = CliRunner().invoke(main, ["explain", "--db", str(tmp_path / "none.sqlite")])
+    assert missing.exit_code == 2 and "no such results database" in missing.output

@@ -282,8 +282,8 @@ def race_section(store: Store) -> list[str]:
         lo, hi, bins = integer_bins(0, max(games))
         out.append("<div class=plots><figure>" + histogram_svg(games, lo, hi, bins,
                                                               "games played on a layout") +
-                   "<figcaption>Games spent per layout: most are dropped after the first round; "
-                   "the contenders near the boundary get the rest.</figcaption></figure></div>")
+                   "<figcaption>Games spent per layout: most play only the first round; the "
+                   "contenders near the boundary get the rest.</figcaption></figure></div>")
     return out
 
 

@@ -46,6 +46,14 @@ def test_follower_with_neither_discards_anything_and_the_discard_loses():
     assert won(state, 0) == {"G1", "P6"} and state.to_move == 0
 
 
+def test_a_card_uncovered_by_a_play_is_revealed_at_the_end_of_the_trick():
+    state = position("G1", "D6 P2", ["~M3 P4"], ["~G6 D5"]).apply("P4")
+    assert state.down & BIT[parse_card("M3")]                 # uncovered, still face down
+    after = state.apply("P2")                                 # P4 wins; seat 0 leads again
+    assert not after.down & BIT[parse_card("M3")] and ("r", parse_card("M3")) in after.events
+    assert "M3" in cards_in(legal(after))
+
+
 def test_face_down_pile_cards_are_not_available():
     state = position("G1", "D6", ["~M2 P4"], ["~G6 D5"]).apply("G1")
     assert cards_in(legal(state)) == {"D6", "D5"}
@@ -364,6 +372,10 @@ def test_illegal_moves_say_why():
         state.apply("X9")
     with pytest.raises(IllegalMoveError, match="chance"):
         deal("", "", leader=0).apply("deal:G1")
+    from kiwara_designer.awimbawe.state import new_match
+    dealt_once = new_match().apply("deal:G1")
+    with pytest.raises(IllegalMoveError, match="not one of this chance node's outcomes"):
+        dealt_once.apply("deal:G1")
 
 
 def test_rhinoceros_legal_through_the_immediate_reveal():

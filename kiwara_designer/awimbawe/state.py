@@ -391,6 +391,8 @@ class AwimbaweState:
             return "a chance node: the next move is dealt or drawn, not chosen"
         if move.is_chance and self.to_move != CHANCE:
             return "a chance outcome, but a player is to move"
+        if move.is_chance:
+            return "not one of this chance node's outcomes"
         if self.phase == CHOOSING_LEADER:
             return f"player {self.to_move} chooses who leads (start:me or start:you)"
         if move.kind == START:

@@ -294,11 +294,11 @@ class AwimbaweState:
             elif kind == RHINOCEROS:
                 append(BARE_MOVE[card])
                 if variant.rhinoceros_power:
-                    self._rhino_moves(p, q, card, low, append)
+                    self._rhino_moves(q, card, append)
             elif kind == SNAKE:
                 append(BARE_MOVE[card])
                 if variant.snake_power:
-                    self._snake_moves(p, q, card, low, expand_blind, append)
+                    self._snake_moves(q, card, expand_blind, append)
             else:
                 append(BARE_MOVE[card])
         return moves
@@ -323,7 +323,7 @@ class AwimbaweState:
             tops &= ~down
         return bool((hand | tops) & ~blocked)
 
-    def _rhino_moves(self, p: int, q: int, card: int, low: int, append) -> None:
+    def _rhino_moves(self, q: int, card: int, append) -> None:
         piles = self.piles[q]
         if sum(len(pile) for pile in piles) < 2:
             return
@@ -339,7 +339,7 @@ class AwimbaweState:
                 if j == i and len(source) < 2:
                     continue
                 if not always:
-                    new_piles, down = _slide(piles, i, j, self.down)
+                    new_piles, down = _slide(piles, i, j), self.down
                     reveal = _lone_hidden_top(new_piles, down)
                     if reveal >= 0:
                         down &= ~BIT[reveal]
@@ -348,8 +348,7 @@ class AwimbaweState:
                         continue
                 append(table[i][j])
 
-    def _snake_moves(self, p: int, q: int, card: int, low: int, expand_blind: bool,
-                     append) -> None:
+    def _snake_moves(self, q: int, card: int, expand_blind: bool, append) -> None:
         hand, piles = self.hand[q], self.piles[q]
         # offered only when q holds two cards or more, not all in one pile
         if not hand:
@@ -447,7 +446,7 @@ class AwimbaweState:
         if kind == CHEETAH_CHOICE:
             s.next_lead = p if move.a == 0 else q
         elif kind == RHINO_SLIDE:
-            new_piles, s.down = _slide(s.piles[q], move.a, move.b, s.down)
+            new_piles = _slide(s.piles[q], move.a, move.b)
             s.piles = _set(s.piles, q, new_piles)
             reveal = _lone_hidden_top(new_piles, s.down)
             s.events = s.events + (("m", p, move.text),)
@@ -609,9 +608,9 @@ def _set(pair: tuple, seat: int, value) -> tuple:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _slide(piles: tuple, i: int, j: int, down: int) -> tuple[tuple, int]:
-    """The piles after a rhinoceros slides the top card of pile ``i`` under pile ``j`` (faces
-    are kept, so ``down`` is unchanged)."""
+def _slide(piles: tuple, i: int, j: int) -> tuple:
+    """The piles after a rhinoceros slides the top card of pile ``i`` under pile ``j`` (the
+    card keeps its face)."""
     source = piles[i]
     card = source[-1]
     new = list(piles)
@@ -620,7 +619,7 @@ def _slide(piles: tuple, i: int, j: int, down: int) -> tuple[tuple, int]:
     else:
         new[i] = source[:-1]
         new[j] = (card,) + piles[j]
-    return tuple(new), down
+    return tuple(new)
 
 
 def _lone_hidden_top(piles: tuple, down: int) -> int:

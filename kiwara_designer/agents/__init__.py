@@ -1,10 +1,12 @@
 """Agents that play any game of the core protocol (:mod:`kiwara_designer.core.game`):
-``random``, ``greedy`` (one ply on the game's ``evaluate``) and ``mcts`` (UCT). Build them with
+``random``, ``greedy`` (one ply on the game's ``evaluate``), ``mcts`` (UCT) and ``ismcts``
+(information-set MCTS, for hidden information). Build them with
 :func:`make_agent`; a game adds its own kinds with :func:`register_agent`."""
 from .base import Agent, AgentSpecError, RandomAgent, agent_kinds, make_agent, register_agent
 from .greedy import GreedyAgent
+from .ismcts import IsmctsAgent
 from .match import play_match
 from .mcts import MctsAgent
 
-__all__ = ["Agent", "AgentSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "agent_kinds",
-           "make_agent", "play_match", "register_agent"]
+__all__ = ["Agent", "AgentSpecError", "GreedyAgent", "IsmctsAgent", "MctsAgent", "RandomAgent",
+           "agent_kinds", "make_agent", "play_match", "register_agent"]

@@ -20,7 +20,8 @@ from ..numbers import shorten
 
 SPEC_HELP = ('agent specs: "random", "greedy", "mcts:ITERATIONS" (e.g. mcts:500), '
              '"mcts:SECONDSs" (e.g. mcts:2s), optionally followed by ":random" or ":greedy" '
-             "(the playout policy, e.g. mcts:500:greedy)")
+             '(the playout policy, e.g. mcts:500:greedy); "ismcts" takes the same budgets and '
+             "plays games with hidden information")
 
 
 class AgentSpecError(KiwaraError):

@@ -210,8 +210,9 @@ _BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)
 MAX_ITERATIONS, MAX_SECONDS = 1_000_000, 3600.0
 
 
-def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
-    """The ``mcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
+def parse_search_spec(kind: str, text: str, args: list) -> tuple[int | None, float | None, str]:
+    """``(iterations, seconds, playout)`` of a ``KIND[:BUDGET[:PLAYOUT]]`` search spec (``mcts``,
+    ``ismcts``); exactly one of the budgets is set."""
     shown = shorten(text)                 # quoted in messages: mcts:<5,000 digits> stays short
     if len(args) > 2:
         raise AgentSpecError(f"too many parts in {shown!r}; {SPEC_HELP}")
@@ -219,28 +220,33 @@ def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
     playout = args[1] if len(args) == 2 else "random"
     match = _BUDGET.match(budget)
     if not match:
-        raise AgentSpecError(f"mcts budget {shorten(budget)!r} in {shown!r} is neither a whole "
-                             f"number of "
-                             f"iterations (mcts:500) nor seconds (mcts:2s)")
+        raise AgentSpecError(f"{kind} budget {shorten(budget)!r} in {shown!r} is neither a whole "
+                             f"number of iterations ({kind}:500) nor seconds ({kind}:2s)")
     if playout not in PLAYOUTS:
         raise AgentSpecError(f"unknown playout policy {shorten(playout)!r} in {shown!r}; "
                              f"use one of {', '.join(PLAYOUTS)}")
-    try:
-        refuse_hidden_information(game)
-    except KiwaraError as exc:
-        raise AgentSpecError(str(exc)) from None
     if match["iterations"] is not None:
         try:
             iterations = parse_whole(match["iterations"], 1, MAX_ITERATIONS, "iterations")
         except KiwaraError:
-            raise AgentSpecError(f"mcts takes 1 to {MAX_ITERATIONS:,} iterations per move, "
+            raise AgentSpecError(f"{kind} takes 1 to {MAX_ITERATIONS:,} iterations per move, "
                                  f"got {shown!r}") from None
-        return MctsAgent(text, iterations=iterations, playout=playout)
+        return iterations, None, playout
     seconds = float(match["seconds"])
     if not 0 < seconds <= MAX_SECONDS:
-        raise AgentSpecError(f"mcts takes a time budget above 0 and up to {MAX_SECONDS:g} s per "
-                             f"move, got {shown!r}")
-    return MctsAgent(text, seconds=seconds, playout=playout)
+        raise AgentSpecError(f"{kind} takes a time budget above 0 and up to {MAX_SECONDS:g} s "
+                             f"per move, got {shown!r}")
+    return None, seconds, playout
+
+
+def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
+    """The ``mcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
+    iterations, seconds, playout = parse_search_spec("mcts", text, args)
+    try:
+        refuse_hidden_information(game)
+    except KiwaraError as exc:
+        raise AgentSpecError(str(exc)) from None
+    return MctsAgent(text, iterations=iterations, seconds=seconds, playout=playout)
 
 
 register_agent("mcts", make_mcts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..core.game import Metric, Outcome
+from .metrics import METRICS, RoundTracker
 from .moves import parse_move
 from .state import AwimbaweState, Deal, new_match, new_round
 from .variant import AwimbaweVariant, as_variant
@@ -68,11 +69,11 @@ class AwimbaweGame:
     def evaluation_key(self, move) -> Any:
         return move
 
-    def tracker(self, state: AwimbaweState) -> None:
-        return None          # every statistic is in the rounds' results (outcome's stats)
+    def tracker(self, state: AwimbaweState) -> RoundTracker:
+        return RoundTracker(state)     # each round's facts for the lab's metrics
 
     def metrics(self) -> Sequence[Metric]:
-        return ()            # the lab's Awimbawé metrics come with its play-testing issue
+        return METRICS
 
     def record(self, setup: Any, variant: Any, moves: Sequence[str], **meta: Any):
         """The match record of ``moves`` (protocol moves, chance ones included) played from
@@ -91,4 +92,6 @@ class AwimbaweGame:
 
 
 AWIMBAWE = AwimbaweGame()
+
+from . import greedy  # noqa: E402,F401  (registers the game's own greedy agent)
 

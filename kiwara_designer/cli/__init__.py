@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from . import awimbawe, games, lab, layouts, printing
+from . import awimbawe_lab  # noqa: F401  (adds playtest, compare and cards to the awimbawe group)
 from .common import KiwaraGroup
 
 

@@ -14,6 +14,9 @@ from .errors import KiwaraError
 from .numbers import shorten
 
 COLUMN_LETTERS = string.ascii_lowercase
+# The board symmetries under which a layout plays the same game: a mirror image turns the totem's
+# clockwise walk anticlockwise, a half-turn keeps it (stone p goes to p + positions / 2).
+GAME_SYMMETRIES = ("identity", "half-turn")
 MAX_WIDTH = len(COLUMN_LETTERS)
 MAX_HEIGHT = 99
 

@@ -12,7 +12,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .errors import KiwaraError
-from .geometry import DEFAULT_GRID, Grid, Symmetry
+from .geometry import DEFAULT_GRID, GAME_SYMMETRIES, Grid, Symmetry
 
 if TYPE_CHECKING:                     # networkx is imported when a graph is asked for: it
     import networkx as nx             # takes longer to import than the rest of the package
@@ -235,3 +235,16 @@ class Layout:
         """The least image under the board's symmetries, territories renamed A, B, C … in
         reading order: equal for a layout and all its mirror images and turns."""
         return self._canonical
+
+    @cached_property
+    def _canonical_game(self) -> "Layout":
+        images = [self.transformed(s) for s in self.grid.symmetries if s.name in GAME_SYMMETRIES]
+        return Layout(self.grid, min(images, key=lambda layout: layout.assignment).assignment)
+
+    def canonical_game(self) -> "Layout":
+        """The least image under the symmetries that keep the game (the identity and the
+        half-turn, which keeps the totem walking clockwise), renamed like :meth:`canonical`:
+        equal exactly for layouts that play the same game. A mirror image plays another game
+        (the totem would walk the other way round), so it has its own form. The four-symmetry
+        :meth:`canonical` form is also its own game form."""
+        return self._canonical_game

@@ -93,8 +93,8 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     assert ranked.exit_code == 0, ranked.output
     rows = json.loads(ranked.stdout)
     assert [r["rank"] for r in rows] == [1, 2] and rows[0]["score"] >= rows[1]["score"]
-    assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical().rows,
-                                                load_layout("president").canonical().rows}
+    assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical_game().rows,
+                                                load_layout("president").canonical_game().rows}
     assert len(list((tmp_path / "best").glob("*.txt"))) == 2
     # and a printable board per layout: an A4 sheet in mm, the classic-size board at its 25 mm
     # default cell (see test_svg_board), every river once on its cut edge
@@ -159,7 +159,7 @@ def test_sweep_through_a_dask_scheduler_address(run, tmp_path):
     games = []
     for path in (db, local):
         with Store(path) as store:
-            exp = store.experiment(load_layout("president").canonical(), RuleVariant(),
+            exp = store.experiment(load_layout("president").canonical_game(), RuleVariant(),
                                    Pairing("random", "random"))
             games.append(store.games(exp))
     assert games[0] == games[1] and len(games[0]) == 6

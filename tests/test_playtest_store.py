@@ -73,9 +73,9 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
         assert store.totals()["duplicates"] == 0
         assert store.integrity_ok()
         # the store's games are exactly those of a fresh match, whatever the worker count
-        exp = store.experiment(LAYOUTS[0].canonical(), ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(), Pairing("random", "random"))
         stored = store.games(exp)
-        fresh = play_match(LAYOUTS[0].canonical(), None, "random", games=12, seed=2, workers=1,
+        fresh = play_match(LAYOUTS[0].canonical_game(), None, "random", games=12, seed=2, workers=1,
                            game=TOY_GAME)
         assert stored == fresh
         ranked = store.ranked()
@@ -277,9 +277,9 @@ def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
 def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
         run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
-        exp = store.experiment(LAYOUTS[0].canonical(), ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(), Pairing("random", "random"))
         games = store.games(exp)
-        assert games == play_match(LAYOUTS[0].canonical(), None, "random", 6, 1, workers=1,
+        assert games == play_match(LAYOUTS[0].canonical_game(), None, "random", 6, 1, workers=1,
                                    game=TOY_GAME)
         for g in games:
             assert sum(g.stats["regions_won"]) <= 4 and 1 <= g.stats["first_full_region"] <= g.plies

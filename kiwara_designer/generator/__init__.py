@@ -19,7 +19,7 @@ from itertools import islice
 from operator import itemgetter, ne
 from typing import Iterator
 
-from ..geometry import Grid
+from ..geometry import GAME_SYMMETRIES, Grid
 from ..layout import TERRITORY_CHARS, Layout
 from ..core.workers import parallel_map
 from ._frontier import Frontier, reading_positions
@@ -45,12 +45,12 @@ def _frontier(problem: Problem) -> Frontier:
 
 
 @lru_cache(maxsize=4)
-def _fixed_point_counters(problem: Problem) -> dict[str, FixedPointCounter]:
-    """One counter per non-identity symmetry, its table built."""
+def _fixed_point_counters(problem: Problem, names=None) -> dict[str, FixedPointCounter]:
+    """One counter per non-identity symmetry (of ``names``, if given), its table built."""
     g = problem.grid
     counters = {s.name: FixedPointCounter(g.neighbours, s.perm, problem.sizes, problem.unit,
                                           problem.valid_codes)
-                for s in g.symmetries[1:]}
+                for s in g.symmetries[1:] if names is None or s.name in names}
     for counter in counters.values():
         counter.count()
     return counters
@@ -64,11 +64,13 @@ class _Symmetry:
     """Fast images of assignment tuples (numbered by first appearance) listed in a cell
     ``order`` (reading order unless given): ``values[k]`` belongs to cell ``order[k]``."""
 
-    def __init__(self, grid: Grid, order=None) -> None:
+    def __init__(self, grid: Grid, order=None, names=None) -> None:
         order = list(order) if order is not None else list(grid.cells)
         index = {cell: k for k, cell in enumerate(order)}
         self.getters, self.sources = [], []
         for s in grid.symmetries[1:]:
+            if names is not None and s.name not in names:
+                continue
             back = [0] * grid.size
             for c, image in enumerate(s.perm):
                 back[image] = c
@@ -475,8 +477,12 @@ def _list_part(task) -> bytes:
 # -- sampling --------------------------------------------------------------------------------
 def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int = 6,
                    sizes=DEFAULT_SIZES, mix=None, canonical: bool = False,
-                   filters: Filters | None = None) -> list[Layout]:
+                   filters: Filters | None = None, symmetry: str = "board") -> list[Layout]:
     """``n`` independent uniform draws (with replacement) from a seed.
+
+    ``symmetry="game"`` makes the classes of ``canonical`` those of the game (the identity and
+    the half-turn, :data:`~kiwara_designer.geometry.GAME_SYMMETRIES`): each game is equally
+    likely, returned as :meth:`Layout.canonical_game`, and mirror images are different games.
 
     Each valid layout of the mix (or of all mixes) is equally likely: a uniform index below the
     exact count is unranked. With ``canonical`` each symmetry class is equally likely: a pair
@@ -494,8 +500,11 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     source = _source(problem)
     # the urn: (unranker, code, weight) for every mix, and with canonical for every symmetry
     urn = [(source.frontier, problem.code(m), source.count(m)) for m in mixes]
+    if symmetry not in ("board", "game"):
+        raise GeneratorError(f'symmetry must be "board" or "game", got {symmetry!r}')
+    names = GAME_SYMMETRIES if symmetry == "game" else None
     if canonical:
-        for counter in _fixed_point_counters(problem).values():
+        for counter in _fixed_point_counters(problem, names).values():
             urn += [(counter, problem.code(m), counter.count().get(problem.code(m), 0))
                     for m in mixes]
     total = sum(weight for _, _, weight in urn)
@@ -503,7 +512,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
         raise GeneratorError(f"no layout exists for {problem.describe()}"
                              + (f" with mix {','.join(map(str, mixes[0]))}" if mix else ""))
     rng = random.Random(seed)
-    symmetry = source.symmetry
+    canonicalizer = source.symmetry if names is None else _Symmetry(problem.grid, names=names)
     out: list[Layout] = []
     draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1)
     while len(out) < n:
@@ -522,7 +531,7 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
         else:
             a = _Symmetry.normalized(unranker.unrank(code, index))
         if canonical:
-            a = symmetry.canonical(a)
+            a = canonicalizer.canonical(a)
         layout = _trusted_layout(problem.grid, a, problem.territories)
         if filters is not None and not filters.accepts(layout):
             continue

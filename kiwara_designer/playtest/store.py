@@ -121,7 +121,9 @@ class StoreError(KiwaraError):
 
 
 def layout_key(layout: Layout) -> str:
-    return "\n".join(layout.canonical().rows)
+    """The layout's game form (up to the half-turn): a mirror image is another game. Stores
+    written when the key was the four-symmetry form stay valid: that form is its own game form."""
+    return "\n".join(layout.canonical_game().rows)
 
 
 def variant_identity(variant: Any) -> tuple[str, str]:

@@ -23,9 +23,12 @@ SWEEP_BATCH = 4   # games per unit of work: a kill loses at most this many games
 
 def choose_layouts(sample: int | None = None, all_canonical: bool = False,
                    source: str | None = None, seed: int = 0) -> tuple[Iterable[Layout], int]:
-    """The layouts a sweep plays, from exactly one of: ``sample`` layouts drawn uniformly up to
-    symmetry with ``seed``, every canonical free-play layout (a lazy iterator), or the layouts
-    of the file ``source`` (``-`` for stdin; its first bad entry raises); and their number."""
+    """The layouts a sweep plays, from exactly one of: ``sample`` games drawn uniformly with
+    ``seed``, every free-play game (a lazy iterator), or the layouts of the file ``source``
+    (``-`` for stdin; its first bad entry raises); and their number.
+
+    A game is a layout up to the half-turn only (:meth:`Layout.canonical_game`): a mirror image
+    makes the totem walk the other way round, so it is another game, played and stored apart."""
     chosen = [x for x in (sample is not None, all_canonical, source is not None) if x]
     if len(chosen) != 1:
         raise PlaytestError("choose exactly one source of layouts: a sample, all canonical "
@@ -38,11 +41,26 @@ def choose_layouts(sample: int | None = None, all_canonical: bool = False,
                 raise entry.error
             boards.append(entry.layout)
         return boards, len(boards)
-    from ..generator import count_layouts, iter_layouts, sample_layouts
+    from ..generator import count_layouts, fixed_point_counts, iter_layouts, sample_layouts
     if sample is not None:
-        boards = sample_layouts(sample, seed, canonical=True)
+        boards = sample_layouts(sample, seed, canonical=True, symmetry="game")
         return boards, len(boards)
-    return iter_layouts(canonical=True), count_layouts(canonical=True)
+    # Burnside over the identity and the half-turn
+    games = (count_layouts() + fixed_point_counts()["half-turn"]) // 2
+    return _games(iter_layouts(canonical=True)), games
+
+
+def _games(classes: Iterable[Layout]) -> Iterator[Layout]:
+    """The games of each four-symmetry class, as game forms: the class's canonical form, and
+    its left-right mirror image unless a half-turn of the form gives it."""
+    for layout in classes:
+        yield layout
+        mirror = next((s for s in layout.grid.symmetries if s.name == "left-right mirror"), None)
+        if mirror is None:
+            continue
+        other = layout.transformed(mirror).canonical_game()
+        if other.assignment != layout.assignment:
+            yield other
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,7 @@ def plan_batches(store: Store, layouts: Iterable[Layout], variant: Any, pairing:
     at a time, so a sweep over millions of layouts never holds them all (``tally`` counts)."""
     jobs = [(pairing, games)] + ([(skill, skill_games)] if skill and skill_games else [])
     for layout in layouts:
-        layout = layout.canonical()     # the store's representative of its symmetry class
+        layout = layout.canonical_game()    # the store's representative of its game
         main = store.experiment(layout, variant, pairing)
         skill_exp = store.experiment(layout, variant, skill) if skill and skill_games else None
         store.register(main, skill_exp)

@@ -185,8 +185,8 @@ def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
     with Store(db) as store:
         assert store.integrity_ok()
         assert len(store.ranked()) == len(LAYOUTS)
-        exp = store.experiment(LAYOUTS[4].canonical(), ToyVariant(), Pairing("slow", "slow"))
-        fresh = play_match(LAYOUTS[4].canonical(), None, "random", games=games, seed=9,
+        exp = store.experiment(LAYOUTS[4].canonical_game(), ToyVariant(), Pairing("slow", "slow"))
+        fresh = play_match(LAYOUTS[4].canonical_game(), None, "random", games=games, seed=9,
                            workers=1, game=TOY_GAME)
         # "slow" is "random" with a delay: the resumed store holds exactly the seeded games
         assert [g.scores for g in store.games(exp)] == [g.scores for g in fresh]
@@ -224,8 +224,8 @@ def test_dask_local_cluster_path(tmp_path):
         summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, game=TOY_GAME,
                             scheduler=client)
         assert summary.games_stored == 24
-        exp = store.experiment(LAYOUTS[1].canonical(), ToyVariant(), Pairing("random", "random"))
-        local = play_match(LAYOUTS[1].canonical(), None, "random", games=8, seed=3, workers=1,
+        exp = store.experiment(LAYOUTS[1].canonical_game(), ToyVariant(), Pairing("random", "random"))
+        local = play_match(LAYOUTS[1].canonical_game(), None, "random", games=8, seed=3, workers=1,
                            game=TOY_GAME)
         assert store.games(exp) == local
         # and through the scheduler's address, as `--scheduler tcp://…` does
@@ -297,7 +297,7 @@ def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
                                 "ORDER BY id").fetchall()
         for layout, (canonical, degrees, cuts) in zip(LAYOUTS, rows):
             shape = layout.descriptors()
-            assert canonical == "\n".join(layout.canonical().rows)
+            assert canonical == "\n".join(layout.canonical_game().rows)
             assert degrees == ",".join(map(str, shape.degree_sequence))
             assert cuts == len(shape.articulation_territories)
 

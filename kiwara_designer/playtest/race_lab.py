@@ -142,10 +142,10 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
                             strategy=strategy, arms_per_round=arms_per_round)
     arms: dict[int, tuple[Layout, Experiment]] = {}
     for layout in layouts:
-        layout = layout.canonical()
+        layout = layout.canonical_game()     # a mirror image is another game
         exp = store.experiment(layout, variant, pairing)
         if exp.layout_id in arms:
-            continue                      # the same layout twice (or two mirror images)
+            continue                      # the same layout twice (or a half-turn of it)
         seeds = store.master_seeds(exp)
         if seeds - {seed}:
             raise StoreError(f"{store.path}: games of layout #{exp.layout_id} with agents "

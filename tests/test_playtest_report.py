@@ -174,7 +174,7 @@ def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report
     assert report_html.count('<div class=scroll><table>') == 1
     rows = [block.split("</pre>")[0] for block in report_html.split('<pre class="rows">')[1:]]
     assert len(rows) == 4
-    assert all(r.split("\n") in [list(x.canonical().rows) for x in LAYOUTS] for r in rows)
+    assert all(r.split("\n") in [list(x.canonical_game().rows) for x in LAYOUTS] for r in rows)
 
 
 def test_report_has_a_racing_section(tmp_path):

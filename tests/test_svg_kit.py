@@ -266,3 +266,19 @@ def test_paper_too_small_for_the_kit():
         kit_pages(PrintOptions(Paper.parse("100x80"), margin_mm=5), 25)
     with pytest.raises(PrintError):
         kit_pages(PrintOptions(), 9)      # 7.2 mm tokens
+
+
+def test_deck_variant_prints_every_card_of_the_deck():
+    # The sample deck as the rules reference lists it: ten cards, two of them points cards.
+    deck = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
+            "jackal", "ford"]
+    variant = RuleVariant(reinforcement="deck", deck="sample")
+    pages = kit_pages(PrintOptions(), 25, variant)
+    fronts = [c for p in pages if p.name.startswith("cards")
+              for c in find_class(parse(p.svg), "front")]
+    assert Counter(c.get("data-card") for c in fronts) == Counter(deck)
+    (okapi,) = [c for c in fronts if c.get("data-card") == "okapi"]
+    assert "+5" in [e.text for e in okapi.iter(NS + "text")]
+    (jackal,) = [c for c in fronts if c.get("data-card") == "jackal"]
+    words = " ".join(e.text or "" for e in jackal.iter(NS + "text"))
+    assert "+jackal:CELL" in words and "gazelle" in words

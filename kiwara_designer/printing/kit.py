@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.cards import EFFECTS, Card as DeckCard, resolve_deck
 from ..engine.variant import KIND_NAMES, RuleVariant
 from .art import emblem
 from .board import TOKEN_SHARE
@@ -113,8 +114,20 @@ def okapi_card(points: int) -> Card:
                 data=(("card", "okapi"), ("points", str(points))))
 
 
+def deck_card(card: DeckCard) -> Card:
+    """A reinforcement card: its name, its effect in words and how a record writes its use."""
+    use = EFFECTS[card.effect]
+    body = (card.describe(),) if use is None else (card.describe(), f"Written +{card.name}{use}")
+    value = f"{card.value:+d}" if card.value is not None else ""
+    return Card(card.name.upper(), body, value=value,
+                data=(("card", card.name), ("effect", card.effect)))
+
+
 def kit_cards(variant: RuleVariant) -> list[Card]:
-    """The variant's cards: the Okapi alone in the classic game."""
+    """The variant's cards: the Okapi alone in the classic game, every card of the deck (in deck
+    order, duplicates printed as often as they appear) when the variant plays one."""
+    if variant.reinforcement == "deck":
+        return [deck_card(card) for card in resolve_deck(variant.deck)]
     return [okapi_card(variant.okapi_points)]
 
 

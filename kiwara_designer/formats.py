@@ -278,19 +278,30 @@ def _missing() -> str:
 
 def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
     """(first line number, text, whether it is the whole input) of the chunks of an input,
-    each ending at a blank line (or any line end in JSON lines) once MAX_INPUT_BYTES are read."""
+    each ending at a blank line (or any line end in JSON lines) once MAX_INPUT_BYTES are read.
+    Before a line that cannot be read ends the input, the layouts complete above it come out."""
     lines: list[bytes] = []
     size, first_line, line_no, json_lines = 0, 1, 0, None
     block_rows, block_start = 0, 0      # rows of the text layout being read, and its first line
+    complete = 0                        # lines of `lines` that hold whole layouts
+
+    def fail(error: InputError, upto: int):
+        done = b"".join(lines[:upto if json_lines else min(upto, complete)])
+        if done.strip():
+            yield first_line, decode_text(done, label, WHAT, first_line), False
+        raise error
+
     while True:
         line = handle.readline(MAX_LINE_BYTES + 1)
         line_no += 1
         if line_no == 1:
             line = line.removeprefix(codecs.BOM_UTF8)     # as Windows editors write
         if len(line) > MAX_LINE_BYTES:
-            raise InputError(label, f"line longer than {MAX_LINE_BYTES:,} bytes", line_no)
+            yield from fail(InputError(label, f"line longer than {MAX_LINE_BYTES:,} bytes",
+                                       line_no), len(lines))
         if b"\0" in line:
-            raise InputError(label, "binary data (NUL byte), not a layout file", line_no)
+            yield from fail(InputError(label, "binary data (NUL byte), not a layout file",
+                                       line_no), len(lines))
         if json_lines is None and line.strip():
             json_lines = line.lstrip()[:1] in (b"{", b"[")
         if not json_lines:
@@ -298,23 +309,27 @@ def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
                 block_rows += 1
                 block_start = block_start if block_rows > 1 else line_no
                 if block_rows > MAX_HEIGHT:     # refused now, not after reading it all
-                    raise InputError(label, f"the layout starting at line {block_start} has over "
-                                            f"{MAX_HEIGHT} rows, more than the largest board "
-                                            f"({MAX_WIDTH} × {MAX_HEIGHT}); a blank line "
-                                            f"separates layouts", line_no)
-            elif not line.strip():
-                block_rows = 0
+                    yield from fail(InputError(
+                        label, f"the layout starting at line {block_start} has over "
+                               f"{MAX_HEIGHT} rows, more than the largest board ({MAX_WIDTH} × "
+                               f"{MAX_HEIGHT}); a blank line separates layouts", line_no),
+                        len(lines))
+            elif line and not line.strip():      # a blank line (not the end)
+                block_rows, complete = 0, len(lines) + 1
         lines.append(line)
         size += len(line)
         if not line or (size >= MAX_INPUT_BYTES and (json_lines or not line.strip())):
             data = b"".join(lines)
             if not line and first_line == 1 and not data.strip():
                 raise InputError(label, "empty input, no layout found")
-            text = decode_text(data, label, WHAT, first_line)
+            try:
+                text = decode_text(data, label, WHAT, first_line)
+            except InputError as exc:
+                yield from fail(exc, exc.line - first_line)
             yield first_line, text, not line and first_line == 1
             if not line:
                 return
-            lines, size, first_line = [], 0, line_no + 1
+            lines, size, first_line, complete = [], 0, line_no + 1, 0
 
 
 def load_layout(name: str) -> Layout:

@@ -85,27 +85,42 @@ def scoring_table(scoring: Scoring) -> str:
 
 # -- play: the board with the totem beside the territory map, hands and majorities ---
 def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list[str]:
-    """Frame the drawing of ``draw_layout`` with the totem: an arrow on the side it stands,
-    pointing at the line it faces."""
-    body = ["  " + line + "  " for line in lines]
-    top = " " * len(lines[0]) + "  "
-    bottom = top
-    if totem is not None:
-        edge = grid.position_edge(totem)
-        kind, index = grid.position_side(totem)
-        mark = {"top": "v", "bottom": "^", "left": ">", "right": "<"}[edge]
-        mark = styled(mark, colour, fg="yellow", bold=True)
-        if kind == "column":
-            pad = " " * (2 + 5 + 4 * index)    # under the column letter of draw_layout's header
-            if edge == "top":
-                top = pad + mark
-            else:
-                bottom = pad + mark
-        else:
-            row_line = 2 + 2 * index           # header, wall, then a wall after every row
-            line = lines[row_line]
-            body[row_line] = f"{mark} {line}  " if edge == "left" else f"  {line} {mark}"
-    return [top] + body + [bottom]
+    """Frame the drawing of ``draw_layout`` with the totem's path: every stone's number (0
+    above column a, then clockwise, as the rules and the printed board number them) beside
+    the column or row it faces, the totem's stone in colour with an arrow pointing at its line."""
+    w, h = grid.width, grid.height
+
+    def stone(position: int, arrow: str, before: bool) -> tuple[str, int]:
+        """The stone's text and its printed width."""
+        if position != totem:
+            return str(position), len(str(position))
+        text = arrow + str(position) if before else str(position) + arrow
+        return styled(text, colour, fg="yellow", bold=True), len(text)
+
+    def line_of(stones) -> str:
+        """Stones written from the given columns of the frame, as (column, text, width)."""
+        out, at = "", 0
+        for column, text, width in stones:
+            out += " " * max(column - at, 0) + text
+            at = max(column, at) + width
+        return out
+
+    margin = 4                                   # "v19 " or ">19 " before a row line
+    letter = [margin + 5 + 4 * c for c in range(w)]    # the column letters of draw_layout
+    top = [(letter[c] - (c == totem), *stone(c, "v", True)) for c in range(w)]
+    bottom = [(letter[c] - (2 * w + h - 1 - c == totem), *stone(2 * w + h - 1 - c, "^", True))
+              for c in range(w)]
+    body = []
+    for i, line in enumerate(lines):
+        row = (i - 2) // 2 if i >= 2 and i % 2 == 0 and (i - 2) // 2 < h else None
+        if row is None:
+            body.append(" " * margin + line + " " * margin)
+            continue
+        left, left_width = stone(2 * w + 2 * h - 1 - row, ">", False)
+        right, right_width = stone(w + row, "<", True)
+        body.append(" " * (margin - 1 - left_width) + left + " " + line + " " + right
+                    + " " * (margin - 1 - right_width))
+    return [line_of(top)] + body + [line_of(bottom)]
 
 
 def draw_game(state: GameState, labels: Sequence[str], colour: bool = False) -> str:

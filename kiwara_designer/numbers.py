@@ -31,6 +31,18 @@ def parse_whole(text: str, low: int, high: int, what: str) -> int:
     return int(stripped)
 
 
+def parse_whole_list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
+    """``"3,5,7"`` → (3, 5, 7), each by :func:`parse_whole`; an empty item (``"3,,5"``, a
+    trailing comma) or an empty list is a :class:`KiwaraError`, not silently skipped."""
+    items = text.split(",")
+    if not text.strip():
+        raise KiwaraError(f"{what} must not be empty")
+    if any(not item.strip() for item in items):
+        raise KiwaraError(f"{what} {shorten(text)!r} has an empty item: give whole numbers "
+                          f"separated by single commas, e.g. 3,5,7")
+    return tuple(parse_whole(item, low, high, f"each of {what}") for item in items)
+
+
 def describe_value(value: object) -> str:
     """A value read from JSON or TOML as the file spells it, and what kind it is when that is
     not plain: ``"6" (text)``, ``true (true/false)``, ``[1, 2] (a list)``."""

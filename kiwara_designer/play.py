@@ -20,6 +20,8 @@ LIST_WORDS = {"?", "moves", "list"}
 HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
         "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass. "
         "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
+        "The numbers around the board are the totem's stones (0 above column a, then "
+        "clockwise); the totem's stone shows an arrow pointing at the column or row it faces. "
         "'?' lists the legal moves, 'quit' ends the game.")
 
 

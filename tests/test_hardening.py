@@ -257,3 +257,182 @@ def test_legal_move_list_agrees_in_number():
     from kiwara_designer.game_view import list_moves
     one = type("OneMove", (), {"legal_moves": lambda self: [Move.parse("T7", GRID)]})()
     assert list_moves(one) == "1 legal move: T7"
+
+
+# == the command line ============================================================================
+from pathlib import Path                                       # noqa: E402
+
+from click.testing import CliRunner                            # noqa: E402
+
+from kiwara_designer.cli import main                           # noqa: E402
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
+SPLIT = "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n"       # the classic board, C split, E split
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def one_line_error(result, *words, code=2):
+    assert result.exit_code == code, (result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiwara:"), lines
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+def test_cli_move_with_a_huge_number_is_one_line():                                    # 1
+    one_line_error(run("perft", 1, "--moves", f"T{NINES}"), "illegal move 1 in --moves",
+                   code=1)
+
+
+def test_play_with_a_huge_number_typed_still_writes_its_record(tmp_path):               # 1
+    record = tmp_path / "game.json"
+    result = run("play", "--seed", 1, "--record", record, input=f"T{NINES}\nT7\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "not played" in result.output
+    assert json.loads(record.read_text())["moves"][0] == "T7"
+
+
+@pytest.mark.parametrize("args", [["playtest", "classic", "-n", 2, *FAST[:2], "-j", 10 ** 20],
+                                  ["layouts", "list", "--limit", 1, "-j", 10 ** 6]])
+def test_workers_beyond_the_cap_are_refused_with_the_reason(args):                      # 2
+    one_line_error(run(*args), "-j/--workers", "worker processes", "per core")
+
+
+def test_the_workers_cap_is_one_check_for_every_parallel_job():                          # 2
+    from kiwara_designer.core.workers import check_workers, max_workers, parallel_map
+    assert check_workers(None) is None and check_workers(max_workers()) == max_workers()
+    with pytest.raises(KiwaraError):
+        list(parallel_map(abs, [1], workers=max_workers() + 1))
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--max-span", 1], "--max-span 1: every layout has a territory of 5 or more cells"),
+    (["--max-span", 2], "spans more than 2 cells"),
+    (["--min-rivers", 31], "--min-rivers 31: a layout of 6 territories on the 6 × 5 board has "
+                           "at most 25 river segments"),
+    (["--max-rivers", 4], "at least 5 river segments"),
+])
+def test_list_filters_no_layout_passes_are_refused_up_front(monkeypatch, args, words):    # 4
+    monkeypatch.setattr(frontier_module.Frontier, "table", _no_table)
+    one_line_error(run("layouts", "list", "--limit", 3, *args), words, "no layout can pass")
+
+
+def test_filter_bounds_hold_for_every_layout():                                           # 4
+    # so the up-front refusal never refuses a filter some layout passes
+    from kiwara_designer.generator import territory_span
+    grid, k = Grid(4, 3), 3
+    layouts = list(iter_layouts(grid, k, (2, 3, 4, 5)))
+    rivers = [len(layout.river_edges()) for layout in layouts]
+    assert min(rivers) >= k - 1 and max(rivers) <= len(grid.edges) - (grid.size - k)
+    assert all(territory_span(l) ** 2 >= max(l.sizes) for l in layouts)
+
+
+def test_perft_states_and_enforces_its_depth_range():                                     # 6
+    one_line_error(run("perft", 6), "DEPTH", "0<=x<=5")
+    one_line_error(run("perft", -1), "DEPTH", "-1 is not in the range")
+    assert "DEPTH is 0 to 5" in " ".join(run("perft", "--help").output.split())
+
+
+def test_replay_says_when_the_stored_result_differs(tmp_path):                            # 7
+    obj = _finished_record()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**obj, "result": {"scores": [99, 0], "winner": 0}}))
+    result = run("replay", path)
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith("differs from what its moves give "
+                                          f"({obj['result']['scores'][0]}-"
+                                          f"{obj['result']['scores'][1]}, "
+                                          f"{('first', 'second')[obj['result']['winner']]} "
+                                          "player wins)")
+    assert "provisional score" not in result.stdout           # the board and scores still show
+    as_json = json.loads(run("replay", path, "--json").stdout)
+    assert as_json["stored_result_differs"].startswith("the record's result (99-0")
+    path.write_text(json.dumps(obj))
+    assert run("replay", path).exit_code == 0
+
+
+def test_rank_filter_matching_nothing_says_what_exists(tmp_path):                         # 8
+    layouts = tmp_path / "two.txt"
+    layouts.write_text("\n".join([load_layout("classic").rows[0]]) and
+                       "\n\n".join(["\n".join(load_layout(n).rows) for n in ("classic", "president")]))
+    db = tmp_path / "r.sqlite"
+    assert run("sweep", "--from", layouts, "--db", db, "--games", 2, *FAST).exit_code == 0
+    line = one_line_error(run("rank", "--db", db, "--variant", "nosuch"), code=1)
+    assert "no layout matches variant 'nosuch'; the database holds 2 play-tested layouts, " \
+           "with variant 'classic', agents 'random,random'" in line
+
+
+def test_invalid_layouts_are_noted_and_sweep_refuses_them_unless_asked(tmp_path):        # 9
+    split = tmp_path / "split.txt"
+    split.write_text(SPLIT)
+    note = "is not a valid free-play layout: territory C is split"
+    for args in (["playtest", split, "-n", 2, *FAST], ["play", "--layout", split, "--first",
+                 "random", "--second", "random", "--seed", 1]):
+        result = run(*args)
+        assert result.exit_code == 0 and note in result.stderr, result.output
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps({"layout": SPLIT.split(), "moves": ["T7"]}))
+    assert note in run("replay", record).stderr
+    db = tmp_path / "r.sqlite"
+    refused = run("sweep", "--from", split, "--db", db, "--games", 2, *FAST)
+    assert refused.exit_code == 2 and "--allow-invalid sweeps them anyway" in refused.stderr
+    assert not db.exists()
+    allowed = run("sweep", "--from", split, "--db", db, "--games", 2, *FAST, "--allow-invalid")
+    assert allowed.exit_code == 0 and note in allowed.stderr
+
+
+@pytest.mark.parametrize("bad", [b"\xff\xfe\n", b"A\x00\n"])
+def test_validate_count_after_a_fatal_read_error_counts_what_came_before(tmp_path, bad):  # 10
+    path = tmp_path / "mixed.txt"
+    path.write_bytes("\n".join(load_layout("classic").rows).encode() + b"\n\nAB\n" + bad)
+    result = run("validate", "-q", path)      # the layout cut by the bad line is not counted
+    assert result.exit_code == 2 and "mixed.txt:8: " in result.stderr
+    assert result.stdout.startswith("1 layout: 1 valid, 0 invalid")
+
+
+@pytest.mark.parametrize("args", [["validate"], ["nosuch"], ["perft", 2, "--frob"],
+                                  ["layouts", "count", "--width", "x"]])
+def test_usage_errors_are_one_line(args):                                                 # 12
+    one_line_error(run(*args), "--help")
+
+
+@pytest.mark.parametrize("args,words", [
+    (["layouts", "count", "--sizes", "3,,5"], "--sizes '3,,5' has an empty item"),
+    (["layouts", "count", "--sizes", "3,5,"], "has an empty item"),
+    (["validate", "classic", "--sizes", "0"], "each of --sizes must be between 1 and"),
+    (["layouts", "count", "--sizes", "0"], "each of --sizes must be between 1 and"),
+    (["layouts", "count", "--sizes", "٣"], "each of --sizes must be a whole number"),
+    (["validate", "classic", "--rules", "classic", "--sizes", "4,6"],
+     "--rules classic fixes the board and the sizes; --sizes makes a custom ruleset"),
+])
+def test_sizes_are_parsed_strictly_and_alike(args, words):                                # 14
+    one_line_error(run(*args), words)
+
+
+def test_play_shows_the_totem_stones_around_the_board():                                 # 15
+    result = run("play", "--second", "human", "--seed", 1, "--no-colour",
+                 input="T7\nhelp\nquit\n")
+    lines = result.output.splitlines()
+    top = [i for i, line in enumerate(lines) if line.split() == list("012345")][1]   # after T7
+    assert lines[top + 1].split()[:6] == list("abcdef")
+    assert lines[top + 3].split()[0] == "21" and re.search(r"\| 6 ", lines[top + 3])
+    assert "<7" in lines[top + 5]                    # the totem's stone, arrow at row 2
+    assert lines[top + 13].split()[:6] == ["16", "15", "14", "13", "12", "11"]
+    assert "numbers around the board are the totem's stones" in result.output
+
+
+def test_readme_replay_examples_match_the_program():                                     # 19
+    text = README.read_text("utf-8")
+    block = text[text.index("### `kiwara replay`"):]
+    block = block[block.index("```\n$ ") + 4:]
+    block = block[:block.index("```")]
+    commands = re.findall(r"^\$ echo '(.*)' \| kiwara replay -\n((?:(?!\$ ).*\n)*)", block, re.M)
+    assert len(commands) == 2
+    for record, shown in commands:
+        result = run("replay", "-", input=record)
+        assert result.stdout + result.stderr == shown

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..errors import KiwaraError
+from ..numbers import parse_whole_list
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
@@ -45,6 +46,29 @@ class KiwaraGroup(click.Group):
             click.echo(f"kiwara: error: cannot write the output: {exc.strerror}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
 
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        """As click's, but a usage error is one line, like every other error:
+        ``kiwara: error: <what> (kiwara perft --help shows the usage)``."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:    # `kiwara layouts`: the help
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            command = exc.ctx.command_path if exc.ctx else "kiwara"
+            message = exc.format_message().rstrip(".")
+            click.echo(f"kiwara: error: {message} (see {command} --help)", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
     def make_context(self, *args, **kwargs) -> click.Context:
         try:   # `kiwara --help | true`: the top-level --help and --version print from here
             return super().make_context(*args, **kwargs)
@@ -64,13 +88,31 @@ def _discard_stdout() -> None:
 
 
 def parse_int_list(text: str, what: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise click.BadParameter(f"{what} must be whole numbers separated by commas, got {text!r}")
-    if not values:
-        raise click.BadParameter(f"{what} must not be empty")
-    return values
+    """``"3,5,7"`` → (3, 5, 7): sizes of territories, so each from 1 to the cells of the largest
+    board; an empty item (``3,,5``) is an error, not skipped."""
+    from ..geometry import MAX_HEIGHT, MAX_WIDTH
+    return parse_whole_list(text, 1, MAX_WIDTH * MAX_HEIGHT, what)
+
+
+def note_invalid(layout, name: str) -> bool:
+    """Say on stderr (one line) when ``layout`` is not a valid free-play layout, as designers
+    play-test and print drafts too; True if it is valid."""
+    from ..validation import FREE_PLAY, validate
+    problems = validate(layout, FREE_PLAY).problems
+    if problems:
+        click.echo(f"kiwara: note: {name} is not a valid free-play layout: "
+                   f"{'; '.join(p.message for p in problems)}", err=True)
+    return not problems
+
+
+def workers_option(help_text: str):
+    """The ``-j/--workers`` option of every parallel command, refused beyond
+    :func:`~kiwara_designer.core.workers.check_workers`'s cap before any work."""
+    def check(ctx, param, value):
+        from ..core.workers import check_workers
+        return check_workers(value)
+    return click.option("--workers", "-j", type=click.IntRange(min=1), callback=check,
+                        help=help_text)
 
 
 def stdin_once(**inputs) -> None:

@@ -9,9 +9,12 @@ from pathlib import Path
 import click
 
 from ..core.io import make_folder, write_text
+from ..errors import KiwaraError
 from ..formats import load_layout
 from ..playtest.metrics import metric_names
-from .common import EXIT_NEGATIVE, MAX_GAMES, MAX_SAMPLE, load_variant, progress_bar, stdin_once
+from ..numbers import plural
+from .common import (EXIT_NEGATIVE, MAX_GAMES, MAX_SAMPLE, load_variant, note_invalid,
+                     progress_bar, stdin_once, workers_option)
 
 
 def _lab_pairing(text: str):
@@ -30,8 +33,7 @@ def _lab_common(func):
                      help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed: game i is seeded from (seed, i), so any game replays."),
-        click.option("--workers", "-j", type=click.IntRange(min=1),
-                     help="Worker processes (default: number of cores)."),
+        workers_option("Worker processes (default: number of cores, at most 4 per core)."),
     ]):
         func = option(func)
     return func
@@ -100,6 +102,8 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
     boards = [(name, load_layout(name)) for name in layout_files]
+    for name, board in boards:
+        note_invalid(board, name)
     if records:   # made before the games are played, so a bad path does not waste them
         make_folder(records, "game records")
     output = []
@@ -107,7 +111,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
         update, close = progress_bar(name)
         if precision:
             results = play_to_precision(board, variant, pairing, precision, seed, workers,
-                                        first_round=games)
+                                        first_round=games, progress=update)
             if records:   # replayed with their moves only when asked: records are rarely wanted
                 results = play_match(board, variant, pairing, len(results), seed, workers,
                                      keep_moves=True)
@@ -130,7 +134,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
         if not as_json:
             skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
             click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
-                                               f"{len(results)} games, seed {seed}{skill_text}"))
+                                               f"{plural(len(results), 'game')}, seed {seed}{skill_text}"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
     elif records:
@@ -197,9 +201,12 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 @_lab_skill_options
 @click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
                                   "(needs pip install 'kiwara-designer[cluster]').")
+@click.option("--allow-invalid", is_flag=True,
+              help="Sweep the layouts of --from FILE even if some are not valid free-play "
+                   "layouts (refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
 def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
-          skill_games, scheduler, as_json) -> None:
+          skill_games, scheduler, allow_invalid, as_json) -> None:
     """Play many layouts into a results database, resumably.
 
     Every finished game is committed at once: a sweep killed at any moment (even kill -9)
@@ -218,10 +225,17 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
     started = time.perf_counter()
     boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
     choosing = time.perf_counter() - started        # (drawing a sample builds the tables)
+    if from_file is not None:
+        invalid = [i for i, board in enumerate(boards, 1)
+                   if not note_invalid(board, f"{from_file} layout {i}")]
+        if invalid and not allow_invalid:
+            raise KiwaraError(f"--from {from_file}: {plural(len(invalid), 'layout')} of "
+                              f"{len(boards)} not valid (layout {invalid[0]} first, above); "
+                              f"--allow-invalid sweeps them anyway")
     variant, pairing = load_variant(variant_name), _lab_pairing(agents)
     skill_pairing = _lab_pairing(skill) if skill else None
     n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
-    update, close = progress_bar(f"{count:,} layouts")
+    update, close = progress_bar(plural(count, "layout"))
     with open_store(db) as store:
         try:
             summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
@@ -234,13 +248,15 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
         click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
                                "database": totals}, indent=2))
     else:
-        click.echo(f"{summary.layouts} layouts, {summary.games_wanted} games wanted: "
+        click.echo(f"{plural(summary.layouts, 'layout')}, "
+                   f"{plural(summary.games_wanted, 'game')} wanted: "
                    f"{summary.games_already_stored} already stored, {summary.games_played} played, "
                    f"{summary.games_stored} stored in {summary.seconds:.1f} s "
                    + (f"(Dask scheduler {scheduler})" if scheduler
-                      else f"({summary.workers} workers)")
+                      else f"({plural(summary.workers, 'worker')})")
                    + f", after {choosing:.1f} s choosing the layouts")
-        click.echo(f"{db}: {totals['layouts']} layouts, {totals['games']} games")
+        click.echo(f"{db}: {plural(totals['layouts'], 'layout')}, "
+                   f"{plural(totals['games'], 'game')}")
 
 
 @click.command()
@@ -280,6 +296,8 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_jso
     with open_store(db, must_exist=True) as store:
         store.refresh_summaries()
         rows = store.ranked(by, top, not ascending, variant_name, agents)
+        # a filter that matches nothing is told apart from an empty database
+        everything = store.ranked(by) if not rows and (variant_name or agents) else []
     if as_json:
         click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
                                 "variant": r.variant, "agents": r.agents, "games": r.games,
@@ -287,6 +305,14 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_jso
                                 "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
     elif rows:
         click.echo(format_ranking(rows, by))
+    elif everything:
+        pairs = sorted({(r.variant, r.agents) for r in everything})
+        wanted = " and ".join(f"{what} {value!r}" for what, value in
+                              (("variant", variant_name), ("agents", agents)) if value)
+        click.echo(f"kiwara: {db}: no layout matches {wanted}; the database holds "
+                   f"{plural(len({r.layout_id for r in everything}), 'play-tested layout')}, with "
+                   + "; ".join(f"variant {v!r}, agents {a!r}" for v, a in pairs), err=True)
+        sys.exit(EXIT_NEGATIVE)
     else:
         click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
     if export_dir:

@@ -12,15 +12,21 @@ from ..errors import KiwaraError
 from ..formats import builtin_names, builtin_text, load_layout, stream_layouts
 from ..terminal import draw_layout
 from ..validation import RULESETS, Ruleset, validate
+from ..numbers import plural
 from .common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, MAX_SAMPLE, parse_int_list,
-                     progress_bar)
+                     progress_bar, workers_option)
 
 
 def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int | None,
-             height: int | None) -> Ruleset:
+             height: int | None, rules_given: bool = False) -> Ruleset:
     base = RULESETS[rules]
     if sizes is None and territories is None and width is None and height is None:
         return base
+    if rules_given and rules != "free-play":
+        custom = [f"--{name}" for name, value in (("sizes", sizes), ("territories", territories),
+                                                  ("width", width), ("height", height)) if value]
+        raise click.UsageError(f"--rules {rules} fixes the board and the sizes; {custom[0]} "
+                               f"makes a custom ruleset from free-play: give one or the other")
     allowed = frozenset(parse_int_list(sizes, "--sizes")) if sizes else base.sizes
     return Ruleset("custom", width or base.width, height or base.height,
                    territories if territories is not None else base.territories,
@@ -53,7 +59,9 @@ def validate_cmd(files, rules, sizes, territories, width, height, as_json, quiet
       kiwara layouts list --canonical | kiwara validate -q -
       kiwara validate board.txt --sizes 4,6 --territories 5 --json
     """
-    ruleset = _ruleset(rules, sizes, territories, width, height)
+    given = click.get_current_context().get_parameter_source("rules")
+    ruleset = _ruleset(rules, sizes, territories, width, height,
+                       rules_given=given is not click.core.ParameterSource.DEFAULT)
     results, status, valid, invalid = [], EXIT_OK, 0, 0
 
     def unreadable(error, **where) -> None:
@@ -85,7 +93,7 @@ def validate_cmd(files, rules, sizes, territories, width, height, as_json, quiet
     if as_json:
         click.echo(json.dumps({"rules": ruleset.describe(), "results": results}, indent=2))
     elif quiet:
-        click.echo(f"{valid + invalid:,} layout{'s' * (valid + invalid != 1)}: {valid:,} valid, "
+        click.echo(f"{plural(valid + invalid, 'layout')}: {valid:,} valid, "
                    f"{invalid:,} invalid ({ruleset.describe()})")
     sys.exit(status)
 
@@ -240,9 +248,10 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
     from ..generator import Problem, count_by_mix
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
     problem = Problem.make(grid, k, allowed)
+    if wanted is not None:
+        wanted = problem.check_mix(wanted)     # before counting, which takes seconds
     counts = count_by_mix(grid, k, allowed, canonical=canonical)
     if wanted is not None:
-        wanted = problem.check_mix(wanted)
         counts = {wanted: counts[wanted]}
     total = sum(counts.values())
     what = ("symmetry class" if canonical else "layout") + ("" if total == 1 else (
@@ -267,9 +276,8 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
 @click.option("--limit", type=click.IntRange(min=0), help="Stop after this many layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
-@click.option("--workers", "-j", type=click.IntRange(min=1),
-              help="Processes listing the layouts (default: number of cores); the order is "
-                   "the same whatever their number.")
+@workers_option("Processes listing the layouts (default: number of cores, at most 4 per "
+                "core); the order is the same whatever their number.")
 def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
                  max_span, contains, start, limit, fmt, workers) -> None:
     """Print every valid layout in a fixed order, as input for `kiwara validate -`.

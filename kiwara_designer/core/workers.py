@@ -9,6 +9,9 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, TypeVar
 
+from ..errors import KiwaraError
+from ..numbers import shorten
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -21,13 +24,32 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+# Beyond this many processes per core a job only adds memory (each loads its own tables): a
+# typo (-j 200 started 201 processes and 4.2 GB), not a wish.
+MAX_WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    return MAX_WORKERS_PER_CORE * default_workers()
+
+
+def check_workers(workers: int | None) -> int | None:
+    """``workers`` (None: one per core) if it is at most :func:`max_workers`; otherwise a
+    :class:`KiwaraError` giving the cap and why."""
+    if workers is not None and not 1 <= workers <= max_workers():
+        raise KiwaraError(f"-j/--workers {shorten(str(workers))}: at most {max_workers()} worker processes "
+                          f"({MAX_WORKERS_PER_CORE} per core on the {default_workers()} cores "
+                          f"here); more only add memory, each process holding its own tables")
+    return workers
+
+
 def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
                  workers: int | None = None, *, ordered: bool = True) -> Iterator[Result]:
     """``function`` over ``tasks`` on ``workers`` processes (in this process if 1), yielding
     results in task order (``ordered``) or as they complete. At most two tasks per worker are
     in flight or waiting to be yielded, so a huge job is never queued whole in memory; closing
     the iterator early stops the workers."""
-    workers = workers or default_workers()
+    workers = check_workers(workers) or default_workers()
     if workers == 1:
         yield from map(function, tasks)
         return

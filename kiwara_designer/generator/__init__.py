@@ -404,6 +404,8 @@ def _blocks(problem: Problem, canonical: bool, mix, start: int, filters,
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise GeneratorError(f"workers must be a positive whole number, got {workers!r}")
     filters = filters if filters is not None and filters.active else None
+    if filters is not None:
+        filters.check(problem, mixes)       # filters no layout passes: refused at once
     source = _source(problem)
     if not canonical and filters is None:
         return _range_blocks(source, mixes, start, workers)
@@ -497,6 +499,8 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     problem = Problem.make(grid, territories, sizes)
     mixes = _mixes(problem, mix)
     filters = filters if filters is not None and filters.active else None
+    if filters is not None:
+        filters.check(problem, mixes)       # filters no layout passes: refused at once
     source = _source(problem)
     # the urn: (unranker, code, weight) for every mix, and with canonical for every symmetry
     urn = [(source.frontier, problem.code(m), source.count(m)) for m in mixes]

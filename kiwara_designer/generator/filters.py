@@ -8,6 +8,7 @@ from ..core.io import source_label
 from ..formats import read_source
 from ..geometry import Grid
 from ..layout import TERRITORY_CHARS, Layout
+from ..numbers import plural
 from .problem import GeneratorError
 
 WILDCARD = "."
@@ -123,6 +124,30 @@ class Filters:
                 raise GeneratorError(f"{contains}: the pattern names {len(letters)} territories, "
                                      f"more than the {territories} of a layout")
         return cls(min_rivers, max_rivers, max_span, pattern)
+
+    def check(self, problem, mixes) -> None:
+        """Refuse, with the reason, filters that no layout of ``mixes`` (size mixes of
+        ``problem``) can pass: listing would otherwise run through every layout to find none.
+        A territory of s cells needs a bounding box of at least s cells; between k connected
+        territories run at least k - 1 river segments (each touches another) and at most the
+        board's inner edges less the s - 1 that hold each territory together."""
+        grid, k = problem.grid, problem.territories
+        if self.max_span is not None:
+            box = min(self.max_span, grid.width) * min(self.max_span, grid.height)
+            if all(max(mix) > box for mix in mixes):
+                need = min(max(mix) for mix in mixes)
+                raise GeneratorError(f"--max-span {self.max_span}: every layout has a territory "
+                                     f"of {need} or more cells, which spans more than "
+                                     f"{plural(self.max_span, 'cell')}: no layout can pass")
+        most = len(grid.edges) - (grid.size - k)
+        least = k - 1
+        if self.min_rivers is not None and self.min_rivers > most:
+            raise GeneratorError(f"--min-rivers {self.min_rivers}: a layout of {k} territories "
+                                 f"on the {grid.width} × {grid.height} board has at most {most} "
+                                 f"river segments: no layout can pass")
+        if self.max_rivers is not None and self.max_rivers < least:
+            raise GeneratorError(f"--max-rivers {self.max_rivers}: a layout of {k} territories "
+                                 f"has at least {least} river segments: no layout can pass")
 
     @property
     def active(self) -> bool:

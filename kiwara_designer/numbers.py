@@ -40,6 +40,10 @@ def parse_whole_list(text: str, low: int, high: int, what: str) -> tuple[int, ..
     if any(not item.strip() for item in items):
         raise KiwaraError(f"{what} {shorten(text)!r} has an empty item: give whole numbers "
                           f"separated by single commas, e.g. 3,5,7")
+    bad = next((item for item in items if not _WHOLE.fullmatch(item.strip())), None)
+    if bad is not None:
+        raise KiwaraError(f"{what} must be whole numbers separated by commas, got "
+                          f"{shorten(bad.strip())!r}")
     return tuple(parse_whole(item, low, high, f"each of {what}") for item in items)
 
 

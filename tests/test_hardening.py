@@ -406,7 +406,7 @@ def test_usage_errors_are_one_line(args):                                       
     (["layouts", "count", "--sizes", "3,5,"], "has an empty item"),
     (["validate", "classic", "--sizes", "0"], "each of --sizes must be between 1 and"),
     (["layouts", "count", "--sizes", "0"], "each of --sizes must be between 1 and"),
-    (["layouts", "count", "--sizes", "٣"], "each of --sizes must be a whole number"),
+    (["layouts", "count", "--sizes", "٣"], "--sizes must be whole numbers separated by commas"),
     (["validate", "classic", "--rules", "classic", "--sizes", "4,6"],
      "--rules classic fixes the board and the sizes; --sizes makes a custom ruleset"),
 ])

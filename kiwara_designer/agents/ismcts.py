@@ -32,8 +32,8 @@ from typing import Any
 
 from ..core.game import CHANCE, sample_chance
 from .base import _legal_moves, register_agent
-from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, PLAYOUTS, MoveStats, SearchResult,
-                   parse_search_spec)
+from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, MoveStats, SearchResult,
+                   check_search_settings, parse_search_spec)
 
 
 class _InfoNode:
@@ -61,12 +61,7 @@ class IsmctsAgent:
     peek: bool = False
 
     def __post_init__(self) -> None:
-        if self.seconds is not None:
-            object.__setattr__(self, "iterations", None)
-        if self.iterations is None and self.seconds is None:
-            raise ValueError("IsmctsAgent needs an iteration or a time budget")
-        if self.playout not in PLAYOUTS:
-            raise ValueError(f"unknown playout {self.playout!r}")
+        check_search_settings(self)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         return self.search(state, rng).move

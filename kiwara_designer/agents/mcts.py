@@ -122,6 +122,17 @@ def greedy_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
 _PLAYOUT_FUNCTIONS = {"random": random_playout, "greedy": greedy_playout}
 
 
+def check_search_settings(agent: Any) -> None:
+    """One check for every search agent (mcts, ismcts): a time budget replaces the iteration
+    budget, one of them is needed, and the playout policy must be known."""
+    if agent.seconds is not None:
+        object.__setattr__(agent, "iterations", None)
+    if agent.iterations is None and agent.seconds is None:
+        raise ValueError(f"{type(agent).__name__} needs an iteration or a time budget")
+    if agent.playout not in PLAYOUTS:
+        raise ValueError(f"unknown playout {agent.playout!r}")
+
+
 @dataclass(frozen=True)
 class MctsAgent:
     """UCT search with a budget of ``iterations`` or of ``seconds`` per move (exactly one of
@@ -135,12 +146,7 @@ class MctsAgent:
     exploration: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.seconds is not None:
-            object.__setattr__(self, "iterations", None)
-        if self.iterations is None and self.seconds is None:
-            raise ValueError("MctsAgent needs an iteration or a time budget")
-        if self.playout not in PLAYOUTS:
-            raise ValueError(f"unknown playout {self.playout!r}")
+        check_search_settings(self)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         return self.search(state, rng).move

@@ -396,3 +396,28 @@ def test_a_file_of_the_first_schema_is_read_and_extended(tmp_path):
 def load_variant_classic():
     from kiwara_designer.engine import RuleVariant
     return RuleVariant()
+
+
+def test_opening_retries_when_sqlite_says_locked_without_waiting(tmp_path, monkeypatch):
+    # SQLite returns SQLITE_BUSY at once (no busy handler) in some moments of opening, e.g. while
+    # another process switches a new file to WAL: two sweeps started together failed on it.
+    real_open, calls = Store._open, []
+
+    def open_busy_twice(self):
+        calls.append(1)
+        if len(calls) <= 2:
+            self.db = sqlite3.connect(":memory:")
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorname = "SQLITE_BUSY"
+            raise error
+        return real_open(self)
+
+    monkeypatch.setattr(Store, "_open", open_busy_twice)
+    with Store(tmp_path / "retry.sqlite") as store:
+        assert store.integrity_ok()
+    assert len(calls) == 3
+
+
+def test_opening_does_not_retry_other_errors(tmp_path):
+    with pytest.raises(StoreError, match="not a usable results database"):
+        Store(tmp_path / "missing-folder" / "x.sqlite")

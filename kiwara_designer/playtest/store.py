@@ -167,24 +167,27 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        try:
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
-                                      isolation_level=None)   # we issue BEGIN / COMMIT ourselves
-            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._refuse_foreign_database()   # before anything is written into it
-            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.execute("PRAGMA foreign_keys = ON")
-            with self.transaction():
-                for statement in filter(str.strip, SCHEMA.split(";")):
-                    self.db.execute(statement)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
-                                (str(SCHEMA_VERSION),))
-            version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
-                                      ).fetchone()
-            self._check_seeding()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+        # SQLite answers "database is locked" at once, without waiting on the busy timeout, in a
+        # few moments of opening (another process switching the file to WAL, or the last
+        # connection cleaning up as it closes): two sweeps started together on one new database
+        # hit it. Opening is retried until the busy timeout instead.
+        deadline, pause = time.monotonic() + BUSY_TIMEOUT_MS / 1000, 0.01
+        self.db: sqlite3.Connection | None = None
+        while True:
+            try:
+                mode, version = self._open()
+                break
+            except sqlite3.OperationalError as exc:
+                if self.db is not None:
+                    self.db.close()
+                busy = str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_BUSY")
+                if busy and time.monotonic() < deadline:
+                    time.sleep(pause)
+                    pause = min(2 * pause, 0.5)
+                    continue
+                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
         if mode.lower() != "wal":
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
         if version and str(version[0]) != str(SCHEMA_VERSION):
@@ -192,6 +195,24 @@ class Store:
                              f"version {SCHEMA_VERSION}")
         self._add_columns()
         self._check_columns()
+
+    def _open(self) -> tuple[str, Any]:
+        """Connect, create the tables if new; the journal mode and the stored schema version."""
+        self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                  isolation_level=None)   # we issue BEGIN / COMMIT ourselves
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._refuse_foreign_database()   # before anything is written into it
+        mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        with self.transaction():
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self.db.execute(statement)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                            (str(SCHEMA_VERSION),))
+        version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        self._check_seeding()
+        return mode, version
 
     def _add_columns(self) -> None:
         tables = self._tables()

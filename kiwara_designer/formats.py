@@ -156,11 +156,13 @@ def _from_json_object(obj: object, source: str, line: int, item: str = "") -> La
 
 
 def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[LayoutEntry]:
-    """A JSON object, a JSON list of objects, or JSON lines (one object per line)."""
+    """A JSON object, a JSON list of objects, or JSON lines (one object per line). As in text,
+    a line that is not JSON is an error entry naming it, and the lines around it still count."""
     try:
-        documents = [(1, json.loads(text))]
+        documents = [(first_line, json.loads(text))]
     except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
-        return [LayoutEntry(source, 1, error=InputError(source, "invalid JSON: nested too deeply"))]
+        return [LayoutEntry(source, first_line, error=InputError(
+            source, "invalid JSON: nested too deeply"))]
     except ValueError as whole_error:      # not JSON, or a number of over 4,300 digits
         documents = []
         for line_no, line in enumerate(text.splitlines(), start=first_line):
@@ -169,18 +171,21 @@ def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[L
             try:
                 documents.append((line_no, json.loads(line)))
             except RecursionError:
-                return [LayoutEntry(source, line_no, error=InputError(
-                    source, "invalid JSON: nested too deeply", line_no))]
+                documents.append((line_no, InputError(
+                    source, "invalid JSON: nested too deeply", line_no)))
             except ValueError as exc:
-                where, problem = (line_no - 1, line), exc
                 if line_no == first_line == 1 and getattr(whole_error, "lineno", 1) > 1:
-                    where, problem = (0, text), whole_error   # one document over many lines
-                line_in, column, message = describe_json_error(problem, where[1])
-                line_no = where[0] + line_in
-                return [LayoutEntry(source, line_no, error=InputError(
-                    source, message, line_no, column))]
+                    # one document over many lines: its own error, not its first line's
+                    line_in, column, message = describe_json_error(whole_error, text)
+                    return [LayoutEntry(source, line_in, error=InputError(
+                        source, message, line_in, column))]
+                _, column, message = describe_json_error(exc, line)
+                documents.append((line_no, InputError(source, message, line_no, column)))
     entries = []
     for line_no, doc in documents:
+        if isinstance(doc, InputError):
+            entries.append(LayoutEntry(source, line_no, error=doc))
+            continue
         items = ([(f"item {i} of the list: ", obj) for i, obj in enumerate(doc, start=1)]
                  if isinstance(doc, list) else [("", doc)])
         for item, obj in items:

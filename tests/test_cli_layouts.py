@@ -154,3 +154,29 @@ def test_show_json_reports_the_board_shape(run):
     assert data["river_lengths"]["B"] == 15 and data["articulation_territories"] == []
     row = run("show", "-", "--json", input="ABC\nABC\n")
     assert json.loads(row.output)["articulation_territories"] == ["B"]
+
+
+SPLIT = "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n"
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_a_malformed_layout_among_others_loses_none_of_them(run, fmt):
+    # text and JSON lines behave alike: every layout is reported in order, the malformed one
+    # as an error naming its line, and the exit code is the worst (2: bad input)
+    rows = [CLASSIC.replace(" ", ""), SPLIT, "ABCCCC\nAB?CFF\nAABCCF\nDABBBE\nDDEEEE\n", CLASSIC]
+    if fmt == "text":
+        text, lines, bad_line = "\n".join(rows), [1, 7, 13, 19], 14
+    else:
+        as_json = [json.dumps({"rows": r.replace(" ", "").split()}) for r in rows]
+        as_json[2] = '{"rows": ["ABCCCC", "ABBCFF"'          # cut short: not JSON
+        text, lines, bad_line = "\n".join(as_json) + "\n", [1, 2, 3, 4], 3
+    result = run("validate", "-", "--json", input=text)
+    assert result.exit_code == 2, result.output
+    payload = json.loads(result.stdout)["results"]
+    assert [r["line"] for r in payload] == lines
+    assert [r.get("valid") for r in payload] == [True, False, None, True]
+    assert payload[2]["error"].startswith(f"<stdin>:{bad_line}:")
+    quiet = run("validate", "-q", "-", input=text)
+    assert quiet.exit_code == 2
+    assert quiet.stderr.count("kiwara: error: <stdin>:") == 1
+    assert quiet.stdout.splitlines()[-1].startswith("3 layouts: 2 valid, 1 invalid")

@@ -12,7 +12,6 @@ file's stem. Two variants are equal when their rules are equal, whatever they ar
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import sys
 import tomllib
@@ -27,6 +26,8 @@ from .io import STDIN, InputError, is_builtin_name, read_text, source_label
 
 MAX_VARIANT_BYTES = 1_000_000
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f]')
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
 
 
 class VariantError(KiwaraError):
@@ -249,7 +250,7 @@ def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -259,4 +260,11 @@ def toml_value(value: Any) -> str:
 
 def _key(key: Any) -> str:
     key = str(key)
-    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quotes and backslashes escaped, control characters (which TOML
+    refuses raw) as \\uXXXX."""
+    return '"' + _ESCAPED.sub(lambda m: _ESCAPES.get(m[0]) or f"\\u{ord(m[0]):04X}", text) + '"'
+

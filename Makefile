@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats]'
+	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio]'
 	touch $(STAMP)
 
 setup: $(STAMP)

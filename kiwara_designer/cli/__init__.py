@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from . import awimbawe, cards, games, lab, layouts, printing
+from . import awimbawe, cards, games, lab, layouts, printing, studio
 from . import awimbawe_lab  # noqa: F401  (adds playtest, compare and cards to the awimbawe group)
 from .common import KiwaraGroup
 
@@ -31,5 +31,5 @@ for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
                 games.perft_cmd, games.replay_cmd, games.play,
                 lab.playtest, lab.compare, lab.sweep, lab.race, lab.rank, lab.report, lab.explain,
                 cards.cards,
-                printing.export, printing.generate, awimbawe.awimbawe):
+                printing.export, printing.generate, awimbawe.awimbawe, studio.studio):
     main.add_command(command)

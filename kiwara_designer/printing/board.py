@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 import svgwrite
 from svgwrite.container import Group
@@ -163,9 +164,11 @@ def corner_label(drawing, content: str, cell: Rect, corner: str, size: float, **
 
 
 def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometry,
-               options: PrintOptions, limit: Rect | None = None) -> Group:
+               options: PrintOptions, limit: Rect | None = None,
+               fills: Sequence[str] | None = None) -> Group:
     """The board piece in board-local coordinates, as a group to be placed on a page; crop
-    marks stay inside ``limit`` (board-local)."""
+    marks stay inside ``limit`` (board-local). ``fills`` (one colour per territory, in the
+    layout's order) replaces the tints by order of appearance (the studio colours by name)."""
     grid, c = layout.grid, geometry.cell
     group = drawing.g(id="board")
     trim = geometry.trim
@@ -180,7 +183,8 @@ def draw_board(drawing: svgwrite.Drawing, layout: Layout, geometry: BoardGeometr
     for cell in grid.cells:
         r = geometry.cell_rect(cell)
         rect = drawing.rect((mm(r.x), mm(r.y)), (mm(r.width), mm(r.height)),
-                            fill=tint(layout.assignment[cell]))
+                            fill=(fills[layout.assignment[cell]] if fills
+                                  else tint(layout.assignment[cell])))
         rect.update({"class": "cell", "data-cell": grid.cell_name(cell),
                      "data-territory": layout.label(cell)})
         group.add(rect)

@@ -1,0 +1,292 @@
+"""The studio's web server: a thin Flask shell over :mod:`.api`.
+
+Local and guarded like a notebook server: it binds to the loopback address unless told
+otherwise, and every request but the static files needs the random token the command printed
+(``?token=`` in the address, or the ``X-Studio-Token`` header the page sends). Bodies are JSON
+objects of at most :data:`MAX_BODY` bytes whose fields are the API function's parameters; every
+error is a JSON ``{"error": message}`` with its HTTP status, never a stack trace.
+"""
+from __future__ import annotations
+
+import hmac
+import inspect
+import json
+import logging
+import secrets
+from pathlib import Path
+from typing import Any, Callable
+
+from flask import Flask, Response, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
+
+from ..errors import KiwaraError
+from . import api
+from .jobs import JobError
+
+MAX_BODY = 256 * 1024          # a record or a pasted layout is a few kB
+AGENT_WAIT = 2.0               # seconds a request waits for the agent before handing out a job
+STATIC = Path(__file__).parent / "static"
+GAMES = ("kiwara", "awimbawe")
+TOKEN_HEADER = "X-Studio-Token"
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",          # the token is in the address
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data: blob:; "
+                                "style-src 'self'; script-src 'self'; connect-src 'self'; "
+                                "frame-ancestors 'none'"),
+}
+
+
+class NotFound(KiwaraError):
+    """An unknown game, job or address."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def create_app(studio: api.Studio | None = None, token: str | None = None) -> Flask:
+    """The web app over ``studio`` (a new one by default), guarded by ``token``."""
+    studio = studio or api.Studio()
+    token = token or new_token()
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["STUDIO"], app.config["TOKEN"] = studio, token
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per poll
+
+    @app.before_request
+    def check_token():
+        if request.path.startswith("/static/"):
+            return None                   # the page's own files: no data in them
+        given = request.headers.get(TOKEN_HEADER) or request.args.get("token") or ""
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            return error(403, "missing or wrong token: open the address `kiwara studio` printed")
+        return None
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers.update(SECURITY_HEADERS)
+        if request.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        messages = {413: f"request body over {MAX_BODY // 1024} kB", 404: "no such address",
+                    405: f"{request.method} is not allowed here"}
+        return error(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
+
+    @app.errorhandler(NotFound)
+    def not_found(exc: NotFound):
+        return error(404, str(exc))
+
+    @app.errorhandler(KiwaraError)
+    def bad_request(exc: KiwaraError):
+        return error(409 if isinstance(exc, JobError) and "running" in str(exc) else 400,
+                     str(exc))
+
+    @app.errorhandler(Exception)
+    def internal(exc: Exception):
+        app.logger.exception("studio: internal error")          # the trace stays here
+        return error(500, "internal error (see the server's log)")
+
+    # -- the page ------------------------------------------------------------------------------
+    @app.get("/")
+    def page():
+        return send_from_directory(STATIC, "index.html")
+
+    @app.get("/static/<path:name>")
+    def static_file(name: str):
+        return send_from_directory(STATIC, name)
+
+    # -- boards ----------------------------------------------------------------------------------
+    @app.get("/api/catalogue")
+    def catalogue():
+        return jsonify(api.catalogue())
+
+    @app.post("/api/board/check")
+    def board_check():
+        return jsonify(call(api.check_board, body()))
+
+    @app.post("/api/board/random")
+    def board_random():
+        return jsonify(call(api.random_board, body()))
+
+    @app.post("/api/board/builtin")
+    def board_builtin():
+        name = call(lambda name: name, body())
+        return jsonify(api.check_board(list(api.builtin_layout(name).rows)))
+
+    @app.post("/api/board/parse")
+    def board_parse():
+        text = call(lambda text: text, body())
+        return jsonify(api.check_board(list(api.read_layout_text(text).rows)))
+
+    @app.get("/api/print")
+    def print_file():
+        made = call(api.print_file, query_fields(request.args))
+        response = Response(made.data, mimetype=made.mimetype)
+        response.headers["Content-Disposition"] = f'attachment; filename="{made.name}"'
+        return response
+
+    # -- games -------------------------------------------------------------------------------------
+    @app.post("/api/<game>/new")
+    def game_new(game: str):
+        start = {"kiwara": studio.new_kiwara, "awimbawe": studio.new_awimbawe}[known(game)]
+        return jsonify(call(start, body()))
+
+    @app.post("/api/kiwara/load")
+    def kiwara_load():
+        return jsonify(call(studio.load_kiwara, body()))
+
+    @app.get("/api/<game>/<game_id>")
+    def game_view(game: str, game_id: str):
+        return jsonify(find(lambda: studio.game_view(game_id, known(game))))
+
+    @app.post("/api/<game>/<game_id>/move")
+    def game_move(game: str, game_id: str):
+        move = call(lambda move: move, body())
+        return jsonify(find(lambda: studio.play(game_id, move, known(game))))
+
+    @app.post("/api/<game>/<game_id>/agent")
+    def game_agent(game: str, game_id: str):
+        """The agent's move: the new view when it comes within a moment, else the job to poll."""
+        job = find(lambda: studio.agent_turn(game_id, known(game)))
+        if job is not None and not job.wait(AGENT_WAIT):
+            return jsonify({"job": job.to_json()})
+        return jsonify({"view": studio.game_view(game_id, game)})
+
+    @app.get("/api/<game>/<game_id>/record")
+    def game_record(game: str, game_id: str):
+        get = {"kiwara": studio.kiwara_record, "awimbawe": studio.awimbawe_record}[known(game)]
+        record = find(lambda: get(game_id))
+        response = Response(json.dumps(record, indent=1, ensure_ascii=False) + "\n",
+                            mimetype="application/json")
+        response.headers["Content-Disposition"] = \
+            f'attachment; filename="{game}-{game_id}.json"'
+        return response
+
+    # -- play-tests and jobs ----------------------------------------------------------------------
+    @app.post("/api/playtest")
+    def playtest():
+        return jsonify(call(studio.start_playtest, body()).to_json())
+
+    @app.get("/api/jobs/<job_id>")
+    def job(job_id: str):
+        return jsonify(find(lambda: studio.job(job_id)).to_json())
+
+    @app.post("/api/jobs/<job_id>/cancel")
+    def job_cancel(job_id: str):
+        found = find(lambda: studio.job(job_id))
+        found.cancel()
+        return jsonify(found.to_json())
+
+    return app
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def error(status: int, message: str):
+    response = jsonify({"error": message})
+    response.status_code = status
+    return response
+
+
+def known(game: str) -> str:
+    if game not in GAMES:
+        raise NotFound(f"no game {game[:40]!r}; the studio plays {', '.join(GAMES)}")
+    return game
+
+
+def find(get: Callable[[], Any]) -> Any:
+    """``get()``, with "no such game/job" answered 404."""
+    try:
+        return get()
+    except (api.StudioError, JobError) as exc:
+        if str(exc).startswith("no "):
+            raise NotFound(str(exc)) from None
+        raise
+
+
+def body() -> dict:
+    """The request's JSON object (size already bounded by MAX_CONTENT_LENGTH)."""
+    data = request.get_data(cache=False)
+    if not data.strip():
+        return {}
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError) as exc:      # RecursionError: [[[[… nested too deeply
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise api.StudioError(f"the request body is not JSON: {reason}") from None
+    if not isinstance(value, dict):
+        raise api.StudioError("the request body must be a JSON object of named fields")
+    return value
+
+
+def call(function: Callable, fields: dict) -> Any:
+    """``function(**fields)`` once every field is one of its parameters (a typo in a field name
+    is an error, not silently ignored)."""
+    parameters = inspect.signature(function).parameters
+    unknown = [name for name in fields if name not in parameters]
+    if unknown:
+        raise api.StudioError(f"unknown field {unknown[0][:40]!r}; fields: "
+                              f"{', '.join(parameters)}")
+    missing = [name for name, p in parameters.items()
+               if p.default is inspect.Parameter.empty and name not in fields]
+    if missing:
+        raise api.StudioError(f"missing field {missing[0]!r}")
+    return function(**fields)
+
+
+QUERY_FLAGS = ("crop_marks", "kit")
+QUERY_NUMBERS = ("cell_mm", "bleed_mm", "dpi")
+
+
+def query_fields(args) -> dict:
+    """A print request's query string as the API's fields: rows comma-separated, flags
+    ``1``/``0``, numbers as numbers (a download is a plain link, so it cannot carry JSON)."""
+    fields: dict[str, Any] = {k: v for k, v in args.items() if k != "token"}
+    if "rows" in fields:
+        fields["rows"] = fields["rows"].split(",")
+    for name in QUERY_FLAGS:
+        if name in fields:
+            if fields[name] not in ("0", "1", "true", "false"):
+                raise api.StudioError(f"{name} must be 1 or 0, got {fields[name][:20]!r}")
+            fields[name] = fields[name] in ("1", "true")
+    for name in QUERY_NUMBERS:
+        if fields.get(name, "") != "":
+            try:
+                number = float(fields[name][:20])
+            except ValueError:
+                raise api.StudioError(f"{name} must be a number, got {fields[name][:20]!r}") \
+                    from None
+            fields[name] = int(number) if name == "dpi" and number.is_integer() else number
+    return fields
+
+
+# -- serving --------------------------------------------------------------------------------------
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
+                       studio: api.Studio | None = None, token: str | None = None):
+    """A threaded werkzeug server for the studio (not yet serving: call ``serve_forever``, and
+    ``shutdown`` from another thread), and the page's address with its token. Port 0 takes
+    any free port."""
+    import socket
+
+    from werkzeug.serving import make_server
+    token = token or new_token()
+    app = create_app(studio, token)
+    # our own listening socket: werkzeug exits the process when it cannot bind
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        listening = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise KiwaraError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (another "
+                          f"program there? try --port 0 for any free port)") from None
+    with listening:
+        server = make_server(host, listening.getsockname()[1], app, threaded=True,
+                             fd=listening.fileno())
+    shown = f"[{host}]" if ":" in host else host
+    return server, f"http://{shown}:{server.port}/?token={token}"

@@ -79,7 +79,7 @@ class MatchRecord:
                 if state.phase in (DEALING, OVER):
                     raise ReplayError(k, index, text, f"round {k + 1} is already over")
                 try:
-                    state = state.apply(parse_move(text))
+                    state = state.apply_recorded(text)
                 except IllegalMoveError as exc:
                     reason = str(exc)
                     for prefix in (f"{text}: ", f"{text!r}: ", f"{parse_move_text(text)}: "):
@@ -174,13 +174,12 @@ def _round_entry(obj: Any, source: str) -> RoundEntry:
 
 
 def variant_entry(variant: AwimbaweVariant) -> Any:
-    """How a record names a variant: a built-in name when it is one, else the changes."""
+    """How a record writes a variant: ``"classic"``, else the table of the parameters that
+    differ from the defaults, as the rules reference says; no ``name`` key nor this project's
+    other built-in names, which another implementation of the page cannot know."""
     if variant == AwimbaweVariant():
         return "classic"
-    for name in builtin_variant_names():
-        if AwimbaweVariant.load(name) == variant and variant.name == name:
-            return name
-    return {"name": variant.name, **variant.to_dict(only_changes=True)}
+    return variant.to_dict(only_changes=True)
 
 
 def _record_variant(value: Any, source: str) -> AwimbaweVariant:

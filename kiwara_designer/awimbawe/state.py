@@ -162,6 +162,18 @@ class AwimbaweState:
                 raise IllegalMoveError(f"{move.text}: {self._why_illegal(move)}")
         return self._apply(move)
 
+    def apply_recorded(self, move: Move | str) -> "AwimbaweState":
+        """Apply ``move`` as a record or ``--moves`` writes it (:meth:`record_moves`): a blind
+        snake names the card it blocked (``M5:h=G4``); the bare ``M5:h`` would leave the draw
+        to a chance node, which a record never holds."""
+        move = parse_move(move)
+        if move.kind == SNAKE_HAND and move.a < 0 and move in self.legal_moves():
+            outcomes = ", ".join(m.text for m in self.record_moves()
+                                 if m.kind == SNAKE_HAND and m.card == move.card)
+            raise IllegalMoveError(f"{move.text}: a record writes which hand card the blind "
+                                   f"snake blocked: {outcomes}")
+        return self.apply(move)
+
     @property
     def game(self):
         """The :class:`~kiwara_designer.awimbawe.game.AwimbaweGame` this state belongs to."""

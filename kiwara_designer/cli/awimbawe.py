@@ -120,7 +120,7 @@ def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_jso
                        err=True)
             sys.exit(EXIT_NEGATIVE)
         try:
-            state = state.apply(text)
+            state = state.apply_recorded(text)
         except IllegalMoveError as exc:
             click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
             sys.exit(EXIT_NEGATIVE)

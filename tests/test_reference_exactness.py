@@ -1,0 +1,66 @@
+"""Exactness against the rules references' own words (/work/shared/rules, docs/rules): the
+notation and record details an independent implementation reads or writes, each example checked
+by hand."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kiwara_designer.awimbawe.record import MatchRecord, ReplayError
+from kiwara_designer.cli import main
+
+# Player 0's hand D6 P3 D4 E9 M4 M5, player 1's D3 G2 M2 E7 M1 E10; player 1's face-up tops
+# G5 G3 P5 D1 carry 7 crowns against player 0's P2 P1 P6 E8 (6), so player 0 leads.
+DECK = "G4 M3 D5 M6 G6 G1 D2 P4 P2 P1 P6 E8 G5 G3 P5 D1 D6 P3 D4 E9 M4 M5 D3 G2 M2 E7 M1 E10"
+
+
+def _record(*moves: str) -> MatchRecord:
+    return MatchRecord.from_dict({"game": "awimbawe", "variant": "classic",
+                                  "rounds": [{"deck": DECK, "leader": 0, "moves": list(moves)}]})
+
+
+def test_a_record_writes_the_blind_snakes_outcome_never_the_bare_draw():
+    # "a record writes the outcome, M5:h=G4": the bare M5:h is the engine's draw, not a record move
+    with pytest.raises(ReplayError, match=r"move 1 \('M5:h'\) is illegal: .*M5:h=G2, M5:h=D3, "
+                                          r"M5:h=M1, M5:h=M2, M5:h=E7, M5:h=E10"):
+        _record("M5:h").replay()
+    with pytest.raises(ReplayError, match=r"move 1 \('M5:h'\)"):
+        _record("M5:h", "M1").replay()
+    # with M2 blocked player 1 must follow mountain with M1 (the mouse loses to the snake)
+    state = _record("M5:h=M2", "M1").replay()
+    assert state.won[0].bit_count() == 2 and state.tricks == 1
+
+
+def test_perft_moves_take_record_notation_only():
+    runner = CliRunner()
+    bare = runner.invoke(main, ["awimbawe", "perft", "1", "--deck", DECK, "--moves", "M5:h"])
+    assert bare.exit_code == 1 and "M5:h=M2" in bare.stderr
+    outcome = runner.invoke(main, ["awimbawe", "perft", "1", "--deck", DECK, "--moves", "M5:h=M2"])
+    assert outcome.exit_code == 0 and outcome.output == "perft 1 1\n"      # only M1
+
+
+@pytest.mark.parametrize("variant,written", [
+    ("classic", "classic"),
+    # "The Game Park adaptation is cheetah_may_pass = false, snake_hidden_tops = true"
+    ("gamepark", {"cheetah_may_pass": False, "snake_hidden_tops": True}),
+    ("three_hyenas", {"hyenas_to_lose": 3}),
+])
+def test_a_written_match_record_has_the_pages_fields_in_order(variant, written):
+    # {"game": "awimbawe", "variant": {...} or "classic", "rounds": [{"deck", "leader",
+    # "moves"}]}; "variant" is a table of the parameters that differ from the defaults: no
+    # "name" key and none of this project's own built-in names, which another reader cannot know
+    result = CliRunner().invoke(main, ["awimbawe", "play", "--first", "random", "--second",
+                                       "random", "--seed", "4", "--variant", variant,
+                                       "--record", "-"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.splitlines()[-1])
+    assert list(record)[:3] == ["game", "variant", "rounds"] and record["game"] == "awimbawe"
+    assert record["variant"] == written
+    assert all(list(r) == ["deck", "leader", "moves"] for r in record["rounds"])
+    assert all(len(r["deck"].split()) == 28 for r in record["rounds"])
+    assert all(r["moves"][0] in ("start:me", "start:you") for r in record["rounds"][1:])
+    again = MatchRecord.from_dict(record)
+    assert again.variant == MatchRecord.from_dict({**record, "variant": variant}).variant
+    assert again.replay().is_terminal()

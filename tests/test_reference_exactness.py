@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from kiwara_designer.awimbawe.record import MatchRecord, ReplayError
 from kiwara_designer.cli import main
+from kiwara_designer.engine import RuleVariant, new_game, perft
+from kiwara_designer.formats import load_layout
 
 # Player 0's hand D6 P3 D4 E9 M4 M5, player 1's D3 G2 M2 E7 M1 E10; player 1's face-up tops
 # G5 G3 P5 D1 carry 7 crowns against player 0's P2 P1 P6 E8 (6), so player 0 leads.
@@ -64,3 +66,20 @@ def test_a_written_match_record_has_the_pages_fields_in_order(variant, written):
     again = MatchRecord.from_dict(record)
     assert again.variant == MatchRecord.from_dict({**record, "variant": variant}).variant
     assert again.replay().is_terminal()
+
+
+@pytest.mark.slow
+def test_a_mirror_under_the_same_direction_first_differs_at_depth_4():
+    # Kiwara page, "Symmetry": a layout mirrored left-right "plays exactly like the original
+    # under the other" direction, and "a mirror under the same direction first differs from the
+    # original at depth 4". The perft 4 figures were also counted, in minutes, by the
+    # independent tests/kiwara_reference.py (Reference(rows).perft(start, 4)).
+    classic = load_layout("classic")
+    mirror = classic.transformed(next(s for s in classic.grid.symmetries
+                                      if s.name == "left-right mirror"))
+    assert mirror.rows == ("CCCCBA", "FFCBBA", "FCCBAA", "EBBBAD", "EEEEDD")
+    original, same = new_game(classic), new_game(mirror)
+    other = new_game(mirror, RuleVariant(totem_direction="anticlockwise"))
+    assert perft(original, 3) == perft(same, 3) == 146_058
+    assert perft(original, 4) == perft(other, 4) == 10_601_553
+    assert perft(same, 4) == 10_601_562

@@ -1,6 +1,6 @@
 """Hand-checked Awimbawé rule situations (issue 11, "Done when"), on hand-built positions.
 
-Rules: /shared/rules/awimbawe.md. Seat 0 leads unless said otherwise; piles are bottom to top,
+Rules: docs/rules/awimbawe.md. Seat 0 leads unless said otherwise; piles are bottom to top,
 ``~`` before a face-down card (tests/awimbawe_positions.py)."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Awimbawé, the two-player trick-taking card game: exact rules engine, variants, notation,
-records, information sets. Rules: /shared/rules/awimbawe.md. Knows nothing of files or click
+records, information sets. Rules: docs/rules/awimbawe.md. Knows nothing of files or click
 beyond reading variant files and records."""
 from .cards import NAMES, parse_card, parse_deck
 from .moves import IllegalMoveError, Move, parse_move

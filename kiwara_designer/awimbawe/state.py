@@ -1,6 +1,6 @@
 """The whole match as one immutable state: deals, tricks, powers, rounds and the match's end.
 
-Rules: /shared/rules/awimbawe.md (the rules reference). The state implements the core game
+Rules: docs/rules/awimbawe.md (the rules reference). The state implements the core game
 protocol (:mod:`kiwara_designer.core.game`): the deal is dealt card by card at chance nodes (at most
 28 outcomes each), a tied first lead and the snake's blind pick in a hand are chance nodes too.
 Besides the protocol's moves, :meth:`AwimbaweState.record_moves` gives the *record view* of a

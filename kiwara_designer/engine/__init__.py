@@ -1,4 +1,5 @@
 """The Kiwara rules engine: rules variants, game states, moves and notation, perft, records.
+Rules: docs/rules/kiwara.md (the rules reference, in the project's words).
 
 No I/O here except loading variant and record files; no click, no terminal.
 """

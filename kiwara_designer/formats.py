@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Iterator
 
-from .core.io import (MAX_INPUT_BYTES, InputError, decode_text, is_builtin_name, open_input,
-                      read_text, source_label)
+from .core.io import (MAX_INPUT_BYTES, InputError, decode_text, describe_json_error,
+                      is_builtin_name, open_input, read_text, source_label)
 from .geometry import MAX_HEIGHT, MAX_WIDTH, GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 from .numbers import describe_value
@@ -195,23 +193,6 @@ def parse_json(text: str, source: str = "<json>", first_line: int = 1) -> list[L
             except InputError as exc:
                 entries.append(LayoutEntry(source, line_no, error=exc))
     return entries
-
-
-def describe_json_error(exc: ValueError, text: str) -> tuple[int, int | None, str]:
-    """(line, column, message) of why ``json.loads(text)`` failed: a
-    :class:`json.JSONDecodeError`, or the ValueError of a number longer than Python converts."""
-    if isinstance(exc, json.JSONDecodeError):
-        message = exc.msg
-        if message.endswith(" at"):           # "Unterminated string starting at" (where?)
-            message += f" line {exc.lineno}, column {exc.colno}"
-        return exc.lineno, exc.colno, f"invalid JSON: {message}"
-    number = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
-    if number is None:
-        return 1, None, f"invalid JSON: {exc}"
-    line = text.count("\n", 0, number.start()) + 1
-    column = number.start() - (text.rfind("\n", 0, number.start()) + 1) + 1
-    return line, column, (f"invalid JSON: a number of {len(number.group()):,} digits "
-                          f"(at most {sys.get_int_max_str_digits():,} are read)")
 
 
 def parse_layouts(text: str, source: str = "<text>", first_line: int = 1) -> list[LayoutEntry]:

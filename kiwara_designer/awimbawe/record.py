@@ -5,23 +5,14 @@ Replaying a record re-checks every move and gives each round's result and the ma
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
-from ..core.io import InputError, read_text, source_label
-from ..engine.variant import VariantError
-from ..errors import KiwaraError
+from ..core.records import Record, RecordError, RecordFormat
 from .cards import NAMES, CardError, parse_deck
 from .moves import IllegalMoveError, parse_move
 from .state import (CHOOSING_LEADER, DEALING, OVER, TIED_LEAD, AwimbaweState, RoundResult)
-from .variant import AwimbaweVariant, builtin_variant_names
-
-MAX_RECORD_BYTES = 10_000_000
-
-
-class RecordError(KiwaraError):
-    """A record that cannot be read or is not an Awimbawé match record."""
+from .variant import AwimbaweVariant
 
 
 class ReplayError(IllegalMoveError):
@@ -48,7 +39,11 @@ class RoundEntry:
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class MatchRecord(Record):
+    FORMAT: ClassVar[RecordFormat] = RecordFormat(
+        "awimbawe", AwimbaweVariant, "match record", keys=("game", "variant", "rounds"),
+        required=("rounds",), variant_name=False)
+
     variant: AwimbaweVariant
     rounds: tuple[RoundEntry, ...]
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -93,33 +88,18 @@ class MatchRecord:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"game": "awimbawe", "variant": variant_entry(self.variant),
-                "rounds": [r.to_dict() for r in self.rounds], **self.extra}
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        return self.FORMAT.envelope({"rounds": [r.to_dict() for r in self.rounds]}, self.variant,
+                                    self.extra)
 
     @classmethod
     def from_dict(cls, obj: Any, source: str = "<record>") -> "MatchRecord":
-        if not isinstance(obj, dict):
-            raise RecordError(f"{source}: a match record is a JSON object with game, variant "
-                              f"and rounds")
-        if obj.get("game") != "awimbawe":
-            raise RecordError(f"{source}: \"game\" must be \"awimbawe\", got {obj.get('game')!r}")
-        if "rounds" not in obj:
-            raise RecordError(f"{source}: missing key 'rounds'")
-        variant = _record_variant(obj.get("variant", "classic"), source)
+        variant, extra = cls.FORMAT.open(obj, source)
         rounds = obj["rounds"]
         if not isinstance(rounds, list):
             raise RecordError(f"{source}: \"rounds\" must be a list of rounds "
                               f"({{\"deck\": …, \"leader\": 0, \"moves\": […]}})")
         entries = tuple(_round_entry(r, f"{source}: round {k + 1}") for k, r in enumerate(rounds))
-        extra = {k: v for k, v in obj.items() if k not in ("game", "variant", "rounds")}
         return cls(variant, entries, extra)
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "<record>") -> "MatchRecord":
-        return cls.from_dict(_json(text, source), source)
 
 
 def parse_move_text(text: str) -> str:
@@ -173,73 +153,10 @@ def _round_entry(obj: Any, source: str) -> RoundEntry:
     return RoundEntry(deck, leader, tuple(moves))
 
 
-def variant_entry(variant: AwimbaweVariant) -> Any:
-    """How a record writes a variant: ``"classic"``, else the table of the parameters that
-    differ from the defaults, as the rules reference says; no ``name`` key nor this project's
-    other built-in names, which another implementation of the page cannot know."""
-    if variant == AwimbaweVariant():
-        return "classic"
-    return variant.to_dict(only_changes=True)
-
-
-def _record_variant(value: Any, source: str) -> AwimbaweVariant:
-    try:
-        if isinstance(value, str):
-            if value not in builtin_variant_names():
-                raise RecordError(f"{source}: \"variant\": no built-in variant {value!r} "
-                                  f"(built-in: {', '.join(builtin_variant_names())}); give a "
-                                  f"table instead")
-            return AwimbaweVariant.load(value)
-        if isinstance(value, dict):
-            return AwimbaweVariant.from_dict(value, f"{source}: \"variant\"")
-    except VariantError as exc:
-        raise RecordError(str(exc)) from None
-    raise RecordError(f"{source}: \"variant\" must be a built-in name or a table of parameters")
-
-
-def _json(text: str, source: str, one_line: bool = False) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"{source}: column {exc.colno}" if one_line else \
-            f"{source}:{exc.lineno}:{exc.colno}"
-        raise RecordError(f"{where}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
-
-
 def read_records(path: str) -> Iterator[tuple[str, Any]]:
     """``(source, MatchRecord or RecordError)`` for each record of a file or stdin (``-``): one
-    JSON object (possibly over several lines) or JSON lines, one record a line. An unreadable
-    input raises :class:`RecordError`; a bad record is yielded as its error, so the others
-    are still replayed."""
-    label = source_label(path)
-    try:
-        text = read_text(path, "match record", MAX_RECORD_BYTES)
-    except InputError as exc:
-        raise RecordError(str(exc)) from None
-    if not text.strip():
-        raise RecordError(f"{label}: empty input, no record")
-    try:
-        whole = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        whole = None
-    if isinstance(whole, dict):
-        yield label, _record_or_error(lambda: MatchRecord.from_dict(whole, label))
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            source = f"{label}:{number}"
-            yield source, _record_or_error(lambda: MatchRecord.from_dict(_json(line, source,
-                                                                              one_line=True),
-                                                                        source))
-
-
-def _record_or_error(make):
-    try:
-        return make()
-    except KiwaraError as exc:
-        return exc
+    JSON object (possibly over several lines) or JSON lines, one record a line."""
+    return MatchRecord.read_many(path)
 
 
 def replay_summary(state: AwimbaweState) -> dict[str, Any]:
@@ -251,4 +168,4 @@ def replay_summary(state: AwimbaweState) -> dict[str, Any]:
 
 
 __all__ = ["MatchRecord", "RoundEntry", "RecordError", "ReplayError", "read_records",
-           "replay_summary", "variant_entry", "RoundResult"]
+           "replay_summary", "RoundResult"]

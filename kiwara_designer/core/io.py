@@ -6,6 +6,8 @@ other library layers call these and touch no file or stream themselves.
 """
 from __future__ import annotations
 
+import json
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,3 +118,20 @@ def make_folder(path: str | Path, what: str) -> Path:
     except OSError as exc:
         raise KiwaraError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
     return folder
+
+
+def describe_json_error(exc: ValueError, text: str) -> tuple[int, int | None, str]:
+    """(line, column, message) of why ``json.loads(text)`` failed: a
+    :class:`json.JSONDecodeError`, or the ValueError of a number longer than Python converts."""
+    if isinstance(exc, json.JSONDecodeError):
+        message = exc.msg
+        if message.endswith(" at"):           # "Unterminated string starting at" (where?)
+            message += f" line {exc.lineno}, column {exc.colno}"
+        return exc.lineno, exc.colno, f"invalid JSON: {message}"
+    number = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
+    if number is None:
+        return 1, None, f"invalid JSON: {exc}"
+    line = text.count("\n", 0, number.start()) + 1
+    column = number.start() - (text.rfind("\n", 0, number.start()) + 1) + 1
+    return line, column, (f"invalid JSON: a number of {len(number.group()):,} digits "
+                          f"(at most {sys.get_int_max_str_digits():,} are read)")

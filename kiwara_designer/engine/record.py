@@ -6,25 +6,19 @@ may be added; they are kept in ``extra`` and written back unchanged.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, ClassVar, Iterable, Iterator
 
-from ..core.io import InputError, read_text, source_label, write_text
-from ..errors import KiwaraError
-from ..formats import builtin_names, describe_json_error, load_layout, parse_text
+from ..core.records import Record, RecordError, RecordFormat
+from ..formats import builtin_names, load_layout, parse_text
 from ..layout import Layout
-from ..numbers import describe_value, plural
+from ..numbers import plural
 from .moves import IllegalMoveError, Move
 from .state import GameState, PositionError, new_game
-from .variant import RuleVariant, VariantError, builtin_variant_names
+from .variant import RuleVariant
 
-MAX_RECORD_BYTES = 10_000_000
 DRAW = "draw:"        # notation of a chance draw of a card
-
-
-class RecordError(KiwaraError):
-    """A record file that cannot be read or is not a game record."""
+__all__ = ["GameRecord", "RecordError", "ReplayError", "DRAW"]
 
 
 class ReplayError(IllegalMoveError):
@@ -36,7 +30,11 @@ class ReplayError(IllegalMoveError):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(Record):
+    FORMAT: ClassVar[RecordFormat] = RecordFormat(
+        "kiwara", RuleVariant, "game record", keys=("layout", "variant", "deck", "moves"),
+        required=("layout", "moves"), indent=1)
+
     layout: Layout
     variant: RuleVariant
     moves: tuple[str, ...]
@@ -115,37 +113,18 @@ class GameRecord:
             if builtin == self.layout and builtin.rows == self.layout.rows:
                 layout = name
                 break
-        variant: Any
-        if self.variant == RuleVariant():
-            variant = "classic"
-        else:
-            variant = {"name": self.variant.name, **self.variant.to_dict(only_changes=True)}
-        deck = {} if self.deck is None else {"deck": list(self.deck)}
-        return {"layout": layout, "variant": variant, **deck, "moves": list(self.moves),
-                **self.extra}
-
-    def to_json(self, indent: int | None = 1) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        return self.FORMAT.envelope(
+            {"layout": layout, "deck": None if self.deck is None else list(self.deck),
+             "moves": list(self.moves)}, self.variant, self.extra)
 
     @classmethod
     def from_dict(cls, obj: Any, source: str = "<record>") -> "GameRecord":
-        if not isinstance(obj, dict):
-            raise RecordError(f"{source}: a game record is a JSON object with layout, variant "
-                              f"and moves")
-        missing = [k for k in ("layout", "moves") if k not in obj]
-        if missing:
-            raise RecordError(f"{source}: missing key {missing[0]!r}")
+        variant, extra = cls.FORMAT.open(obj, source)
         layout = _record_layout(obj["layout"], source)
-        variant = _record_variant(obj.get("variant", "classic"), source)
         moves = obj["moves"]
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError(f"{source}: \"moves\" must be a list of moves in notation "
                               f"(strings such as \"T7\", \"Zc3>12\")")
-        extra = {k: v for k, v in obj.items() if k not in ("layout", "variant", "moves", "deck")}
-        for key, value in extra.items():
-            problem = _extra_problem(key, value)
-            if problem:
-                raise RecordError(f"{source}: \"{key}\" {problem}, got {describe_value(value)}")
         deck = obj.get("deck")
         if deck is not None:
             if not isinstance(deck, list) or not all(isinstance(n, str) for n in deck):
@@ -156,52 +135,6 @@ class GameRecord:
                 raise RecordError(f"{source}: \"deck\": {exc}") from None
             deck = tuple(deck)
         return cls(layout, variant, tuple(moves), extra, deck)
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "<record>") -> "GameRecord":
-        try:
-            obj = json.loads(text)
-        except ValueError as exc:       # not JSON, or a number of over 4,300 digits
-            line, column, message = describe_json_error(exc, text)
-            where = f"{line}:{column}" if column else f"{line}"
-            raise RecordError(f"{source}:{where}: {message}") from None
-        except RecursionError:      # the decoder recurses once per bracket: [[[[… overflows it
-            raise RecordError(f"{source}: invalid JSON: nested too deeply") from None
-        return cls.from_dict(obj, source)
-
-    @classmethod
-    def load(cls, path: str) -> "GameRecord":
-        """A record from a JSON file or stdin (``-``)."""
-        try:
-            text = read_text(path, "game record", MAX_RECORD_BYTES)
-        except InputError as exc:
-            raise RecordError(str(exc)) from None
-        return cls.from_json(text, source_label(path))
-
-    def save(self, path: str) -> None:
-        """Write the record as JSON to a file or to stdout (``-``)."""
-        write_text(path, self.to_json() + "\n", "the record")
-
-
-def _extra_problem(key: str, value: Any) -> str | None:
-    """Why ``value`` is not acceptable for a known optional key (None if it is, or the key is
-    not one of ours: other keys are kept as they are)."""
-    def whole(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-    if key == "players":
-        if not (isinstance(value, list) and len(value) == 2
-                and all(isinstance(p, str) and p for p in value)):
-            return "must be a list of the two players' names"
-    elif key in ("seed", "master_seed", "game_index"):
-        if not whole(value) or (key == "game_index" and value < 0):
-            return "must be a whole number" + (" from 0" if key == "game_index" else "")
-    elif key == "result":
-        if not (isinstance(value, dict) and isinstance(value.get("scores"), list)
-                and len(value["scores"]) == 2 and all(map(whole, value["scores"]))
-                and "winner" in value and value["winner"] in (0, 1, None)
-                and not isinstance(value["winner"], bool)):
-            return 'must be {"scores": [first, second], "winner": 0, 1 or null}'
-    return None
 
 
 def _record_layout(value: Any, source: str) -> Layout:
@@ -221,17 +154,3 @@ def _record_layout(value: Any, source: str) -> Layout:
         reason = entries[0].error.message if entries and entries[0].error else "not one layout"
         raise RecordError(f"{source}: \"layout\": {reason}")
     return entries[0].layout
-
-
-def _record_variant(value: Any, source: str) -> RuleVariant:
-    try:
-        if isinstance(value, str):
-            if value not in builtin_variant_names():
-                raise RecordError(f"{source}: \"variant\": no built-in variant {value!r} (built-in: "
-                                  f"{', '.join(builtin_variant_names())}); give a table instead")
-            return RuleVariant.load(value)
-        if isinstance(value, dict):
-            return RuleVariant.from_dict(value, f"{source}: \"variant\"")
-    except VariantError as exc:
-        raise RecordError(str(exc)) from None
-    raise RecordError(f"{source}: \"variant\" must be a built-in name or a table of parameters")

@@ -34,7 +34,9 @@ Readings chosen where the page leaves room (each one a place to look first if th
     tops are face up, so a face-down top has always been uncovered during this trick).
  6. Cheetah "a next trick will exist": decided by the cards left after this trick (both players
     still hold a card), not by a coming fourth hyena -- as in the Game Park adaptation. With two
-    cheetahs in a trick the second's choice wins; a bare second cheetah leaves the first's choice.
+    cheetahs in a trick the second's choice wins; a bare second cheetah leaves the first's choice
+    (``bare_second_cheetah_keeps_choice = true``; false: it takes the choice back, the trick's
+    winner leads).
  7. ``eagle_may_flee = false``: the follower's eagle on a land card is written ``E9:fight`` only.
  8. ``blocked_cards_follow = true``: the obligation (suit, else eagle, else anything) is decided
     counting blocked cards; the player then plays an unblocked card meeting it, or any unblocked
@@ -69,6 +71,7 @@ DEFAULTS = {
     "cheetah_power": True,
     "snake_power": True,
     "cheetah_may_pass": True,
+    "bare_second_cheetah_keeps_choice": True,
     "snake_hidden_tops": False,
     "blocked_cards_follow": False,
     "round1_leader": "fewer_crowns",
@@ -313,6 +316,9 @@ def apply(state, move):
     card, _, power = move.partition(":")
     take_card(state, p, card)
     state["blocked"][p] = set()
+    if not is_eagle(card) and value(card) == 3 and not power \
+            and not rules["bare_second_cheetah_keeps_choice"]:
+        state["cheetah_choice"] = None     # reading 6: a bare second cheetah decides "no choice"
     if power:
         v = value(card)
         if is_eagle(card):

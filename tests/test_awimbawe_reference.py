@@ -280,6 +280,17 @@ def test_the_cheetah_decides_who_leads(moves, expected):
     assert legal_moves(CHEETAHS, 0, small(1, 1), moves) == expected
 
 
+@pytest.mark.parametrize("moves,expected", [
+    (["G3:me", "D3"], P0_LEADS),         # the winner (G3, against a discard) leads anyway
+    (["G3:you", "D3"], P0_LEADS),        # the bare second cheetah takes the choice back
+    (["G3:you", "D3:you"], P0_LEADS),
+    (["G3:me", "D3:me"], P1_LEADS),
+])
+def test_a_bare_second_cheetah_may_leave_the_lead_to_the_winner(moves, expected):
+    variant = small(1, 1, bare_second_cheetah_keeps_choice=False)
+    assert legal_moves(CHEETAHS, 0, variant, moves) == expected
+
+
 def test_cheetah_choices_and_the_last_trick():
     assert legal_moves(CHEETAHS, 0, small(1, 1), []) == ["G3", "G3:me", "G3:you", "P1"]
     assert legal_moves(CHEETAHS, 0, small(1, 1, cheetah_may_pass=False), []) == [
@@ -357,5 +368,5 @@ def test_unknown_variant_keys_are_refused():
     assert set(DEFAULTS) == {
         "crowns", "eagle_crowns", "hyenas_to_lose", "rounds_to_win", "piles", "hand_size",
         "eagle_may_flee", "mouse_beats_elephant", "rhinoceros_power", "cheetah_power",
-        "snake_power", "cheetah_may_pass", "snake_hidden_tops", "blocked_cards_follow",
-        "round1_leader"}
+        "snake_power", "cheetah_may_pass", "bare_second_cheetah_keeps_choice", "snake_hidden_tops",
+        "blocked_cards_follow", "round1_leader"}

@@ -288,9 +288,17 @@ def test_cheetah_decides_the_next_leader_whoever_wins():
 def test_the_second_cheetah_decides():
     state = position("G3 G1", "D3 D2", ["~M1 P4"], ["~M2 M4"]).apply("G3:me").apply("D3:me")
     assert won(state, 0) == {"G3", "D3"} and state.to_move == 1
-    # a bare second cheetah leaves the first one's choice standing
+    # a bare second cheetah leaves the first one's choice standing, unless the variant reads
+    # "the second decides" as "a bare one leaves the lead to the trick's winner" (the leader:
+    # D3 is a discard)
     state = position("G3 G1", "D3 D2", ["~M1 P4"], ["~M2 M4"]).apply("G3:you").apply("D3")
     assert state.to_move == 1
+    state = position("G3 G1", "D3 D2", ["~M1 P4"], ["~M2 M4"],
+                     variant={"bare_second_cheetah_keeps_choice": False})
+    state = state.apply("G3:you").apply("D3")
+    assert won(state, 0) == {"G3", "D3"} and state.to_move == 0
+    assert position("G3 G1", "D3 D2", ["~M1 P4"], ["~M2 M4"], variant={
+        "bare_second_cheetah_keeps_choice": False}).apply("G3").apply("D3:me").to_move == 1
 
 
 # -- end of round and match ----------------------------------------------------------------------

@@ -457,6 +457,8 @@ class AwimbaweState:
         s.blocked = _set(s.blocked, p, 0)         # p's blocks lift as p plays
         if kind == CHEETAH_CHOICE:
             s.next_lead = p if move.a == 0 else q
+        elif KIND[card] == CHEETAH and not s.variant.bare_second_cheetah_keeps_choice:
+            s.next_lead = -1                       # "the second decides": here, to decide nothing
         elif kind == RHINO_SLIDE:
             new_piles = _slide(s.piles[q], move.a, move.b)
             s.piles = _set(s.piles, q, new_piles)

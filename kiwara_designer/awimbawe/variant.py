@@ -89,6 +89,9 @@ class AwimbaweVariant(Variant):
     cheetah_power: bool = param(True, "the cheetah's power")
     snake_power: bool = param(True, "the snake's power")
     cheetah_may_pass: bool = param(True, "a cheetah may be played without choosing who leads")
+    bare_second_cheetah_keeps_choice: bool = param(
+        True, "a second cheetah played bare in a trick leaves the first one's choice (false: "
+              "the trick's winner leads)")
     snake_hidden_tops: bool = param(False, "a snake may name a face-down top uncovered in the "
                                            "trick")
     blocked_cards_follow: bool = param(False, "a blocked card counts for following suit")

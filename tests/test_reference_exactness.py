@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from kiwara_designer.awimbawe.record import MatchRecord, ReplayError
+from kiwara_designer.awimbawe.variant import AwimbaweVariant
 from kiwara_designer.cli import main
 from kiwara_designer.engine import RuleVariant, new_game, perft
 from kiwara_designer.formats import load_layout
@@ -83,3 +84,58 @@ def test_a_mirror_under_the_same_direction_first_differs_at_depth_4():
     assert perft(original, 3) == perft(same, 3) == 146_058
     assert perft(original, 4) == perft(other, 4) == 10_601_553
     assert perft(same, 4) == 10_601_562
+
+
+# -- variant keys exactly as the pages write them ---------------------------------------------------
+@pytest.mark.parametrize("toml,changes", [
+    ('crocodile_swaps = "chain"', {}),
+    ("crocodile_swaps = 0", {"crocodile_swaps": 0}),
+    ("crocodile_swaps = 1", {"crocodile_swaps": 1}),
+    ('territory_tie = "nobody"', {}),
+    ('totem_direction = "clockwise"', {}),
+    ('totem_direction = "anticlockwise"', {"totem_direction": "anticlockwise"}),
+    ('reinforcement = "okapi"', {}),
+    ('reinforcement = "deck"', {"reinforcement": "deck"}),
+    ('deck = "sample"', {}),
+    ("handicap = [0, 0]", {}),
+    ('reinforcement = "deck"\nhandicap = [1, 2]', {"reinforcement": "deck", "handicap": [1, 2]}),
+    ('reinforcement = "deck"\ndeck = [{name = "okapi", effect = "points", value = 5}, '
+     '{name = "drums", effect = "totem"}, {name = "ford", effect = "swap"}]',
+     {"reinforcement": "deck", "deck": [{"name": "okapi", "effect": "points", "value": 5},
+                                        {"name": "drums", "effect": "totem"},
+                                        {"name": "ford", "effect": "swap"}]}),
+])
+def test_kiwara_variant_keys_and_values_as_the_page_names_them(toml, changes):
+    assert RuleVariant.from_toml(toml).to_dict(only_changes=True) == changes
+
+
+def test_kiwara_sample_deck_is_the_pages_ten_cards_in_its_order():
+    assert [(c.name, c.effect, c.value) for c in RuleVariant().cards] == [
+        ("okapi", "points", 5), ("waterhole", "points", 3), ("drums", "totem", None),
+        ("storm", "totem", None), ("stampede", "again", None), ("migration", "again", None),
+        ("sunrise", "rise", None), ("hunter", "scare", None), ("jackal", "chase", None),
+        ("ford", "swap", None)]
+
+
+def test_awimbawe_variant_keys_and_defaults_as_the_page_names_them():
+    page = """crowns = {mouse = 3, rhinoceros = 2, cheetah = 2, hyena = 3, snake = 1, elephant = 1}
+eagle_crowns = {7 = 0, 8 = 0, 9 = -1, 10 = -2}
+hyenas_to_lose = 4
+rounds_to_win = 2
+piles = 4
+hand_size = 6
+eagle_may_flee = true
+mouse_beats_elephant = true
+rhinoceros_power = true
+cheetah_power = true
+snake_power = true
+cheetah_may_pass = true
+snake_hidden_tops = false
+blocked_cards_follow = false
+round1_leader = "fewer_crowns"
+"""
+    assert AwimbaweVariant.from_toml(page) == AwimbaweVariant()
+    assert AwimbaweVariant.from_toml('round1_leader = "random"').round1_leader == "random"
+    assert AwimbaweVariant.from_toml("eagle_crowns = {9 = 1}").eagle_crowns == (0, 0, 1, -2)
+    assert AwimbaweVariant.from_toml("crowns = {hyena = 5}").crowns == (3, 2, 2, 5, 1, 1)
+    assert sum(AwimbaweVariant().card_crowns) == 45

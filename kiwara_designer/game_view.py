@@ -36,6 +36,34 @@ def token_text(state: GameState, cell: int, colour: bool = False) -> str:
                   dim=not token.face_up)
 
 
+def card_text(state: GameState, name: str) -> str:
+    """A held card and what it does: ``drums (totem)``, ``okapi (+5 points)``."""
+    card = next(c for c in state.variant.cards if c.name == name)
+    return f"{name} (+{card.value} points)" if card.passive else f"{name} ({card.effect})"
+
+
+def hand_text(state: GameState, player: int) -> str:
+    """The reinforcement cards ``player`` holds (open information), or ``none``."""
+    return ", ".join(card_text(state, name) for name in state.hand(player)) or "none"
+
+
+def deck_text(state: GameState) -> str:
+    """How many cards are left in the deck; their order is never shown."""
+    return f"{plural(state.deck_size(), 'card')} (order hidden)"
+
+
+def dealt_text(before: GameState, after: GameState, colour: bool = False) -> str:
+    """What a chance move did: which card the deck dealt to whom."""
+    for player in (0, 1):
+        new = list(after.hand(player))
+        for name in before.hand(player):
+            new.remove(name)
+        if new:
+            who = styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
+            return f"the deck deals {card_text(after, new[0])} to {who}"
+    return "the deck deals a card"
+
+
 def verdict(scoring: Scoring) -> str:
     """``first player wins`` / ``draw`` at the end; ``… leads`` / ``level`` before it."""
     if scoring.winner is None:
@@ -45,7 +73,8 @@ def verdict(scoring: Scoring) -> str:
 
 # -- replay: a position with its reserves, and the scoring table ----------------------------
 def draw_state(state: GameState, colour: bool = False) -> str:
-    """The board with its tokens, the totem, the reserves and whose turn it is."""
+    """The board with its tokens, the totem, the reserves, the reinforcement cards each holds
+    and the deck's size (a deck game), and whose turn it is."""
     grid = state.grid
     lines = [draw_layout(state.layout, colour=colour, cell_text=lambda c: token_text(state, c))]
     lines.append(LEGEND)
@@ -59,6 +88,10 @@ def draw_state(state: GameState, colour: bool = False) -> str:
         held = ", ".join(f"{n} {KIND_NAMES[KINDS.index(k)]}{'s' if n > 1 else ''}"
                          for k, n in reserve.items() if n) or "empty"
         lines.append(f"{PLAYER_NAMES[player]} player's reserve: {held}")
+    if state.variant.deck_game:
+        for player in (0, 1):
+            lines.append(f"{PLAYER_NAMES[player]} player's cards: {hand_text(state, player)}")
+        lines.append(f"deck: {deck_text(state)}")
     if state.is_terminal():
         lines.append(f"game over after {plural(state.ply, 'move')}")
     else:
@@ -125,7 +158,8 @@ def _with_totem(lines: list[str], grid, totem: int | None, colour: bool) -> list
 
 def draw_game(state: GameState, labels: Sequence[str], colour: bool = False) -> str:
     """The board (tokens, rivers as walls, the totem), the territory map beside it, each side's
-    label (``labels``), hand and running score, and the territories' majorities."""
+    label (``labels``), hand and running score, the reinforcement cards each holds (a deck
+    game), and the territories' majorities."""
     layout = state.layout
     grid = layout.grid
     tokens = draw_layout(layout, colour=False, cell_text=lambda c: token_text(state, c, colour))
@@ -143,6 +177,9 @@ def draw_game(state: GameState, labels: Sequence[str], colour: bool = False) -> 
         okapi = " (Okapi included)" if scoring.okapi == player else ""
         lines.append(f"{name} {labels[player]:<16} hand {hand:<18} "
                      f"{scoring.totals[player]:>3} points{okapi}")
+    if state.variant.deck_game:
+        lines.append(f"cards: first {hand_text(state, 0)}; second {hand_text(state, 1)}; "
+                     f"{state.deck_size()} in the deck (order hidden)")
     parts = []
     for t in scoring.territories:
         first, second = t.tokens

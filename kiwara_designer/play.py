@@ -10,15 +10,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .agents import Agent, make_agent
+from .core.game import CHANCE, sample_chance
 from .errors import KiwaraError
 from .numbers import plural
-from .game_view import PLAYER_COLOURS, PLAYER_NAMES, draw_game, list_moves, outcome_line, styled
+from .game_view import (PLAYER_COLOURS, PLAYER_NAMES, dealt_text, draw_game, list_moves,
+                        outcome_line, styled)
 
 HUMAN = "human"
 QUIT_WORDS = {"quit", "q", "exit", "resign"}
 LIST_WORDS = {"?", "moves", "list"}
 HELP = ("Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
-        "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass. "
+        "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass; "
+        "in a deck game +drums:14 uses a card (the card's name, then its target). "
         "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
         "The numbers around the board are the totem's stones (0 above column a, then "
         "clockwise); the totem's stone shows an arrow pointing at the column or row it faces. "
@@ -71,12 +74,21 @@ def play_game(state: Any, seats: tuple[Seat, Seat], rng: random.Random,
     """Play from ``state`` to the end (or until a person quits or input ends).
 
     ``read(prompt)`` returns a line, or None at the end of input. A person's forced pass (empty
-    reserve) is played for them.
+    reserve) is played for them. Chance moves (a deck game's deals, order hidden from every
+    seat) are drawn with ``rng``.
     """
     result = PlayResult(state)
     write(draw_game(state, [seat.label for seat in seats], colour))
     while not state.is_terminal():
         player = state.current_player()
+        if player == CHANCE:
+            move = sample_chance(state, rng)
+            after = state.apply(move)
+            write(dealt_text(state, after, colour))
+            state = after
+            result.moves.append(str(move))
+            write(draw_game(state, [seat.label for seat in seats], colour))
+            continue
         seat = seats[player]
         who = styled(PLAYER_NAMES[player], colour, fg=PLAYER_COLOURS[player], bold=True)
         if not seat.is_human:

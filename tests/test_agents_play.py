@@ -95,3 +95,47 @@ def test_library_loop_passes_for_a_person_with_an_empty_hand():
     assert result.moves[0] == "pass" and result.moves[1].startswith("Za")
     assert any("has no token left in hand and passes" in line for line in written)
     assert written[-1].startswith("game over: ")
+
+
+DECK_VARIANT = 'reinforcement = "deck"\ndeck = "sample"\nhandicap = [2, 1]\n'
+
+
+def test_a_deck_game_deals_at_chance_and_shows_the_cards_each_player_holds(run, tmp_path):
+    # the handicap deal and the Okapi draw are chance nodes (the order is hidden from the
+    # agents): play draws them from its seed, and the board shows each hand of cards
+    variant = tmp_path / "deck.toml"
+    variant.write_text(DECK_VARIANT)
+    record_path = tmp_path / "game.json"
+    args = ["play", "--variant", variant, "--first", "greedy", "--second", "random",
+            "--seed", "5", "--record", record_path]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    start = next(GameRecord.load(str(record_path)).states())     # the deal, replayed
+    assert len(start.hand(0)) == 2 and len(start.hand(1)) == 1
+    assert "game over: " in result.output
+    first_board = result.output.split(" deals ")[0]
+    assert "cards: first none; second none; 10 in the deck (order hidden)" in first_board
+    dealt = result.output.split("plays T")[0]         # the board before the opening
+    shown = [line for line in dealt.splitlines() if line.startswith("cards: ")][-1]
+    assert shown.endswith("; 7 in the deck (order hidden)")
+    for name in start.hand(0) + start.hand(1):
+        assert name in shown
+    assert run(*args).output == result.output          # the seed fixes the draws too
+
+
+def test_replay_shows_the_cards_each_player_holds(run, tmp_path):
+    from kiwara_designer.engine import RuleVariant
+    variant = RuleVariant.from_toml(DECK_VARIANT, "deck.toml")
+    order = ["drums", "okapi", "hunter", "waterhole", "storm", "stampede", "migration",
+             "sunrise", "jackal", "ford"]
+    record = GameRecord.from_moves(load_layout("classic"), variant, ["T7"], deck=order)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "first player's cards: okapi (+5 points), drums (totem)" in lines
+    assert "second player's cards: hunter (scare)" in lines
+    assert "deck: 7 cards (order hidden)" in lines
+    plain = run("replay", "-", input='{"layout": "classic", "moves": ["T7"]}')
+    assert "cards" not in plain.output

@@ -141,3 +141,24 @@ def test_race_command(tmp_path):
     assert bad.exit_code == 2 and "--ascending does not apply" in bad.output
     none = CliRunner().invoke(main, ["race", "--db", str(db)])
     assert none.exit_code == 2 and "--sample N or --from FILE" in none.output
+
+
+def test_a_race_keeps_one_worker_pool_for_all_its_rounds(tmp_path, monkeypatch):
+    # starting processes (and their imports and tables) every round cost seconds a round;
+    # the pool is made once and its workers play every round
+    from kiwara_designer.core import workers
+    made = []
+
+    class CountedPool(workers.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            made.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", CountedPool)
+    with Store(tmp_path / "pool.sqlite") as store:
+        race = race_layouts(store, LAYOUTS, None, "random", workers=2, **RACE)
+    assert race.result.rounds >= 3 and race.games_played > 0
+    assert len(made) == 1
+    with Store(tmp_path / "one.sqlite") as store:          # one process: no pool at all
+        race_layouts(store, LAYOUTS, None, "random", workers=1, **RACE)
+    assert len(made) == 1

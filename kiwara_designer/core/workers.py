@@ -1,5 +1,5 @@
 """Work spread over processes: one bounded, interruptible map used by every parallel job
-(play-test matches, layout listings)."""
+(play-test matches, layout listings), over a pool that may serve several maps (a race)."""
 from __future__ import annotations
 
 import os
@@ -43,22 +43,29 @@ def check_workers(workers: int | None) -> int | None:
     return workers
 
 
-def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
-                 workers: int | None = None, *, ordered: bool = True) -> Iterator[Result]:
-    """``function`` over ``tasks`` on ``workers`` processes (in this process if 1), yielding
-    results in task order (``ordered``) or as they complete. At most two tasks per worker are
-    in flight or waiting to be yielded, so a huge job is never queued whole in memory; closing
-    the iterator early stops the workers."""
-    workers = check_workers(workers) or default_workers()
-    if workers == 1:
-        yield from map(function, tasks)
-        return
-    pending = iter(tasks)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup,
-                             initargs=(os.getpid(),)) as pool:
-        futures: list = []
+class WorkerPool:
+    """Processes kept for several maps (a race's rounds: starting processes, with their imports
+    and tables, costs more than a short round). The processes start at the first map that needs
+    them and stop at :meth:`close` (or the end of a ``with`` block); one worker means this
+    process, no pool."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = check_workers(workers) or default_workers()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def map(self, function: Callable[[Task], Result], tasks: Iterable[Task], *,
+            ordered: bool = True) -> Iterator[Result]:
+        """``function`` over ``tasks``, as :func:`parallel_map` describes."""
+        if self.workers == 1:
+            yield from map(function, tasks)
+            return
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.workers,
+                                                 initializer=_worker_setup,
+                                                 initargs=(os.getpid(),))
+        pool, pending, futures = self._executor, iter(tasks), []
         try:
-            futures += [pool.submit(function, task) for task in _take(pending, 2 * workers)]
+            futures += [pool.submit(function, task) for task in _take(pending, 2 * self.workers)]
             while futures:
                 if ordered:
                     done = [futures.pop(0)]
@@ -72,6 +79,27 @@ def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
         finally:
             for future in futures:      # stopped early (or failed): drop what was queued
                 future.cancel()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def parallel_map(function: Callable[[Task], Result], tasks: Iterable[Task],
+                 workers: int | None = None, *, ordered: bool = True) -> Iterator[Result]:
+    """``function`` over ``tasks`` on ``workers`` processes (in this process if 1), yielding
+    results in task order (``ordered``) or as they complete. At most two tasks per worker are
+    in flight or waiting to be yielded, so a huge job is never queued whole in memory; closing
+    the iterator early stops the workers."""
+    with WorkerPool(workers) as pool:
+        yield from pool.map(function, tasks, ordered=ordered)
 
 
 def _take(iterator: Iterator[Task], n: int) -> list[Task]:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..core.game import CHANCE, Game, get_game, sample_chance
 from ..errors import KiwaraError
-from ..core.workers import default_workers, parallel_map
+from ..core.workers import WorkerPool, default_workers, parallel_map
 
 FIRST, SECOND = 0, 1
 # The default pairing and skill pairing: see README "Play-test lab", "Which agents".
@@ -233,11 +233,14 @@ def split_indices(indices: Sequence[int], size: int) -> list[tuple[int, ...]]:
     return [tuple(indices[i:i + size]) for i in range(0, len(indices), size)]
 
 
-def run_batches(batches: Iterable[Batch], workers: int | None = None
-                ) -> Iterator[tuple[Any, list[GameResult]]]:
-    """Play batches on ``workers`` processes (in this process if 1), yielding each batch's results
-    as soon as it is done (completion order; callers sort by game index). At most two batches per
-    worker are in flight, so a huge sweep is never queued whole in memory."""
+def run_batches(batches: Iterable[Batch], workers: int | None = None,
+                pool: WorkerPool | None = None) -> Iterator[tuple[Any, list[GameResult]]]:
+    """Play batches on ``workers`` processes (in this process if 1), or on an open ``pool``,
+    yielding each batch's results as soon as it is done (completion order; callers sort by game
+    index). At most two batches per worker are in flight, so a huge sweep is never queued whole
+    in memory."""
+    if pool is not None:
+        return pool.map(play_batch, batches, ordered=False)
     return parallel_map(play_batch, batches, workers, ordered=False)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from ..layout import Layout
 from ..core.game import Game
-from ..core.workers import default_workers
+from ..core.workers import WorkerPool, default_workers
 from .metrics import agent_a_value, first_player_value
 from .matches import (Batch, GameResult, Pairing, check_agents, resolve_game, run_batches,
                       split_indices)
@@ -155,7 +155,7 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
         arms[exp.layout_id] = (layout, exp)
     settings.check(len(arms))
 
-    client = None
+    client = pool = None
     if scheduler is not None:
         used: int | str = str(scheduler)
         if isinstance(scheduler, str):
@@ -174,9 +174,10 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
             return run_batches_dask(batches, scheduler)
     else:
         used = workers or default_workers()
+        pool = WorkerPool(used)           # one for every round: processes start once
 
         def run_round(batches):
-            return run_batches(batches, min(used, len(batches)))
+            return run_batches(batches, pool=pool)
 
     play_more = _Arms(store, arms, variant, pairing, seed, race_by, game, run_round)
     try:
@@ -184,6 +185,8 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
     finally:
         if client is not None:
             client.close()
+        if pool is not None:
+            pool.close()
     store.refresh_summaries()
     race = LayoutRace(result, {arm: layout for arm, (layout, _) in arms.items()}, metric,
                       play_more.played, play_more.stored, used, time.perf_counter() - started)

@@ -119,7 +119,9 @@ def test_pdf_trim_and_bleed_boxes_when_bleed_is_on():
 @needs_cairo
 def test_pdf_without_bleed_has_no_page_boxes():
     data = render_pdf(print_set(load_layout("classic"), PrintOptions(crop_marks=True), kit=True))
-    assert b"/TrimBox" not in data and data.count(b"%%EOF") == 1
+    assert b"/TrimBox" not in data
+    # at most the one update that fixes the creation date, and it changes no page
+    assert data.count(b"%%EOF") <= 2 and len(pdf_page_dicts(data)) == 3
 
 
 @needs_cairo
@@ -173,3 +175,27 @@ def test_output_format_from_the_file_name():
     for bad in ("board", "board.jpg"):
         with pytest.raises(PrintError, match="use .svg, .pdf or .png"):
             output_format(bad)
+
+
+def pdf_info(data: bytes) -> bytes:
+    """The document information dictionary a reader sees: the last trailer's /Info, in the last
+    version of that object."""
+    number = int(re.findall(rb"/Info\s+(\d+)\s+0\s+R", data)[-1])
+    return re.findall(rb"(?m)^%d 0 obj\s*(<<.*?>>)\s*endobj" % number, data, re.S)[-1]
+
+
+# PDF 1.4 section 3.8.3: (D:YYYYMMDDHHmmSSOHH'mm'), the D: prefix required
+PDF_DATE = rb"\(D:\d{4}(\d{2}){0,5}(Z|[+-]\d{2}'\d{2}'?)?\)"
+
+
+@needs_cairo
+@pytest.mark.parametrize("bleed_mm", [0, 3])
+def test_pdf_creation_date_is_a_valid_pdf_date(bleed_mm):
+    pages = print_set(load_layout("classic"), PrintOptions(bleed_mm=bleed_mm), kit=True)
+    data = render_pdf(pages)
+    info = pdf_info(data)
+    date = re.search(rb"/CreationDate\s*(\([^)]*\))", info)
+    assert date and re.fullmatch(PDF_DATE, date[1]), info
+    assert date[1].startswith(b"(D:2018")            # fixed: the same board, the same bytes
+    assert b"/Producer" in info                       # the rest of cairo's Info kept
+    assert render_pdf(pages) == data

@@ -9,8 +9,10 @@ Any game's cards or tokens print through here, so every sheet cuts the same way:
 - ``options.backs == "fold"``: fronts left of a dashed fold line, backs mirrored on the right
   (fold, glue, cut); ``"duplex"``: a page of fronts, then a page of backs mirrored left to right
   for double-sided printing, flipped on the side edge;
-- the sheet turns to portrait when that holds more pieces (nine 63 × 88 mm cards on A4 or
-  Letter in duplex, four in fold mode); more pieces go on more pages.
+- the sheet turns to portrait when that holds more pieces (63 × 88 mm cards in duplex: nine
+  on A4 portrait, 3 × 3; eight on Letter, 4 × 2 as it lies, since three rows need 264 mm and
+  Letter's 279.4 less its margins leaves 259 mm; four in fold mode); more pieces go on more
+  pages.
 
 The small API:
 

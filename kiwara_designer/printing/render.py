@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ..core.io import write_bytes, write_text
 from .page import PrintError
-from .pdfboxes import add_page_boxes, mm_box
+from .pdfboxes import finish_cairo_pdf, mm_box
 from .sheet import Page
 
 FORMATS = ("svg", "pdf", "png")
@@ -71,7 +71,7 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
         def _create_surface(self, width, height):
             if not shared:
                 pdf = cairocffi.PDFSurface(self.output, width, height)
-                # PDF 1.4 has no object streams: page objects stay plain for add_page_boxes
+                # PDF 1.4 has no object streams: page objects stay plain for finish_cairo_pdf
                 pdf.restrict_to_version(cairocffi.PDF_VERSION_1_4)
                 # cairo stamps the current time otherwise: the same board, the same bytes
                 pdf.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, FIXED_PDF_DATE)
@@ -85,7 +85,7 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
         surface.cairo.show_page()
     if shared:
         shared[0].finish()
-    return add_page_boxes(output.getvalue(), [page_boxes(page) for page in pages])
+    return finish_cairo_pdf(output.getvalue(), [page_boxes(page) for page in pages])
 
 
 def page_boxes(page: Page):

@@ -53,3 +53,46 @@ def test_agents_play_whole_deck_games_and_use_cards():
         assert final.is_terminal()
         used.update(m.card for m in moves if m.is_card)
     assert used
+
+
+def test_greedy_plays_a_totem_card_only_when_it_helps(monkeypatch):
+    # The first player holds the drums (a totem card) from the start. Before a card held had a
+    # worth of its own, greedy spent it on its first turn even when the best placement it
+    # allowed was no better than the best one without it (the card's moves tied and, being
+    # many, won the draw). Now a use must gain more on the board than the card is worth.
+    from kiwara_designer.agents.greedy import _value
+    from kiwara_designer.engine import evaluation
+    variant = RuleVariant(reinforcement="deck", handicap=(1, 0))
+    greedy = make_agent("greedy")
+    uses = []
+    for seed in range(12):
+        rest = [c for c in SAMPLE if c != "drums"]
+        random.Random(seed).shuffle(rest)
+        state, rng = new_game(CLASSIC, variant, ["drums"] + rest), random.Random(seed)
+        while not state.is_terminal() and "drums" in state.hand(0):
+            move = greedy.choose(state, rng)
+            if move.is_card:
+                with monkeypatch.context() as board_only:      # the board's own evaluation
+                    board_only.setattr(evaluation, "ACTION_CARD_POINTS", 0.0, raising=False)
+                    plain = max(evaluation.evaluate(state.apply(m), 0)
+                                for m in state.legal_moves() if not m.is_card)
+                    with_card = _value(state.game, state.apply(move), 0)
+                assert with_card > plain + 1e-9, (seed, state.ply, str(move))
+                uses.append(state.ply)
+            state = state.apply(move)
+    assert len(uses) >= 6               # it is still used, when it helps
+
+
+def test_greedy_weighs_the_extra_turn_an_again_card_gives():
+    # +stampede, then a placement, then the extra turn's placement: valued where the turn
+    # passes, two placements beat one by more than the card is worth, so greedy plays it at
+    # its first turn (valued one placement deep it gained nothing and lost the card's worth)
+    variant = RuleVariant(reinforcement="deck", handicap=(1, 0))
+    greedy = make_agent("greedy")
+    for seed in range(4):
+        rest = [c for c in SAMPLE if c != "stampede"]
+        random.Random(seed).shuffle(rest)
+        state, rng = new_game(CLASSIC, variant, ["stampede"] + rest), random.Random(seed)
+        while state.current_player() != 0 or state.ply == 0:      # to its first placement
+            state = state.apply(greedy.choose(state, rng))
+        assert str(greedy.choose(state, rng)) == "+stampede"

@@ -25,6 +25,7 @@ def test_a_points_card_is_worth_exactly_its_points_to_agents_that_cannot_see_the
         assert (okapi.points.mean, okapi.points.std) == (5.0, 0.0)
         assert (waterhole.points.mean, waterhole.points.std) == (3.0, 0.0)
         assert okapi.used.value == 0 and okapi.win_with.value >= okapi.win_without.value
+        assert okapi.used_at.n == 0
 
 
 def test_card_values_are_reproducible_and_count_uses():
@@ -32,6 +33,8 @@ def test_card_values_are_reproducible_and_count_uses():
     two = card_values(CLASSIC, ("greedy", "greedy"), games=4, seed=1, cards=["jackal"])
     assert one == two and one[0].effect == "chase" and one[0].used.trials == 4
     assert one[0].used.value > 0          # greedy uses the jackal when a gazelle is there
+    # the move of its first use: never the opening (move 1)
+    assert one[0].used_at.n == one[0].used.successes and one[0].used_at.low >= 2
 
 
 def test_handicap_levels_and_their_seats():

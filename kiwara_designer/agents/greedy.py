@@ -14,8 +14,9 @@ class GreedyAgent:
     """Looks one move ahead; among the moves of equal best evaluation it picks one with ``rng``,
     uniformly, so it is not predictable but is reproducible. Moves with the same
     ``game.evaluation_key`` (for Kiwara: the same placement, whatever the totem's destination)
-    are evaluated once. A move after which the same player moves again (a Kiwara card use) is
-    worth the best of the moves it leads to."""
+    are evaluated once, unless the same player moves again after them. A move after which the
+    same player moves again (a Kiwara card use, a placement before an extra turn) is worth the
+    best of the moves it leads to, so every move is valued where the turn passes."""
 
     name: str = "greedy"
 
@@ -29,28 +30,37 @@ class GreedyAgent:
             # Forget what nobody may know (Kiwara: a fixed deck order; its draws become chance
             # nodes, which the evaluation never resolves). The state itself for other games.
             state = state.determinize(player, rng)
-        keys = [game.evaluation_key(move) for move in moves]
-        values: dict = {}
-        for move, key in zip(moves, keys):
-            if key not in values:
-                values[key] = _value(game, state.apply(move), player)
-        best_value = max(values.values())
-        best = [m for m, key in zip(moves, keys) if values[key] >= best_value - 1e-9]
+        values = _move_values(game, state, moves, player)
+        best_value = max(values)
+        best = [m for m, value in zip(moves, values) if value >= best_value - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _move_values(game: Any, state: Any, moves: list, player: int) -> list[float]:
+    """``player``'s value of each move. Moves of one ``evaluation_key`` share the value of the
+    first, unless the same player moves again after it: then where the totem went matters."""
+    shared: dict = {}
+    values = []
+    for move in moves:
+        key = game.evaluation_key(move)
+        if key in shared:
+            values.append(shared[key])
+            continue
+        after = state.apply(move)
+        value = _value(game, after, player)
+        if after.current_player() != player:
+            shared[key] = value
+        values.append(value)
+    return values
 
 
 def _value(game: Any, state: Any, player: int) -> float:
     """``player``'s evaluation of ``state``; when the same player moves again at once (Kiwara:
-    after using a card, they place), the best of their next moves, so that a card is weighed
-    with the placement it allows."""
+    after using a card, they place; after a placement, an extra turn), the best of their next
+    moves, so that a card is weighed with what it allows."""
     if state.current_player() != player:
         return game.evaluate(state, player)
-    values = {}
-    for move in state.legal_moves():
-        key = game.evaluation_key(move)
-        if key not in values:
-            values[key] = game.evaluate(state.apply(move), player)
-    return max(values.values())
+    return max(_move_values(game, state, state.legal_moves(), player))
 
 
 register_agent("greedy", no_parameters("greedy", GreedyAgent))

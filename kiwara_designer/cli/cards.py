@@ -77,7 +77,8 @@ def value_cmd(layout_names, variant_name, games, seed, workers, as_json, agents,
 
     In pair i the holder (seat i mod 2) starts with the card; its twin is the same game (same
     seed, same order of the other cards) without it. Points: the holder's margin with minus
-    without; win rates count a draw as half.
+    without; win rates count a draw as half; "used": the share of games in which the holder
+    used it, "at move": the mean move number of that use (1 is the opening).
     """
     from ..playtest.cards import card_values
     boards, variant = _setup(layout_names, variant_name)
@@ -92,13 +93,14 @@ def value_cmd(layout_names, variant_name, games, seed, workers, as_json, agents,
         return
     click.echo(f"{games} game pairs per card, agents {agents}, seed {seed} ({seconds:.0f} s)")
     click.echo(f"{'card':<12}{'effect':<8}{'points (95% CI)':>24}{'win with':>11}"
-               f"{'without':>9}{'change (95% CI)':>26}{'used':>6}")
+               f"{'without':>9}{'change (95% CI)':>26}{'used':>6}{'at move':>9}")
     for v in values:
         click.echo(f"{v.name:<12}{v.effect:<8}{v.points.mean:>+8.1f} "
                    f"{_interval(v.points.low, v.points.high):>15}{v.win_with.value:>11.1%}"
                    f"{v.win_without.value:>9.1%}{v.win_change.mean:>+10.1%} "
                    f"{_interval(v.win_change.low, v.win_change.high, 100) + ' %':>15}"
-                   f"{v.used.value:>6.0%}")
+                   f"{v.used.value:>6.0%}"
+                   + (f"{v.used_at.mean:>9.1f}" if v.used_at.n else f"{'-':>9}"))
 
 
 @cards.command("handicap")

@@ -26,15 +26,15 @@ def _game_seed(seed: int, index: int) -> int:
 
 
 def _play(task) -> tuple[tuple[int, int], int | None, dict[str, int]]:
-    """One game (this may run in a worker): the final totals, the winner and the card uses of
-    each card name."""
+    """One game (this may run in a worker): the final totals, the winner and, for each card
+    used, the move number (1 for the opening) of its first use."""
     layout, variant, order, specs, seed = task
     agents = [make_agent(spec) for spec in specs]
     final, moves = play_match(new_game(layout, variant, order), agents, random.Random(seed))
     uses: dict[str, int] = {}
-    for move in moves:
+    for number, move in enumerate(moves, start=1):
         if move.is_card:
-            uses[move.card] = uses.get(move.card, 0) + 1
+            uses.setdefault(move.card, number)
     scoring = final.scoring()
     return scoring.totals, scoring.winner, uses
 
@@ -70,11 +70,13 @@ class CardValue:
     win_without: Proportion
     win_change: Summary
     used: Proportion          # games where the holder used it (an action card)
+    used_at: Summary          # the move number of its use, in the games where it was used
 
     def to_json(self) -> dict:
         return {"name": self.name, "effect": self.effect, "points": self.points.to_json(),
                 "win_with": self.win_with.to_json(), "win_without": self.win_without.to_json(),
-                "win_change": self.win_change.to_json(), "used": self.used.to_json()}
+                "win_change": self.win_change.to_json(), "used": self.used.to_json(),
+                "used_at": self.used_at.to_json()}
 
 
 def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", "greedy"), *,
@@ -110,7 +112,7 @@ def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", 
                       (layout, without, order, agents, game_seed)]
             holders.append(holder)
         played = list(parallel_map(_play, tasks, workers))
-        margins, changes, with_score, without_score, used = [], [], 0.0, 0.0, 0
+        margins, changes, with_score, without_score, used_at = [], [], 0.0, 0.0, []
         for i, holder in enumerate(holders):
             (totals_a, winner_a, used_a), (totals_b, winner_b, _) = played[2 * i], played[2 * i + 1]
             margin_a = totals_a[holder] - totals_a[1 - holder]
@@ -119,10 +121,12 @@ def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", 
             a, b = _result(winner_a, holder), _result(winner_b, holder)
             with_score, without_score = with_score + a, without_score + b
             changes.append(a - b)
-            used += used_a.get(name, 0) > 0
+            if name in used_a:
+                used_at.append(used_a[name])
         results.append(CardValue(name, card.effect, summarise(margins),
                                  proportion(with_score, games), proportion(without_score, games),
-                                 summarise(changes), proportion(used, games)))
+                                 summarise(changes), proportion(len(used_at), games),
+                                 summarise(used_at)))
     return results
 
 

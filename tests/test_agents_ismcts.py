@@ -112,6 +112,12 @@ def test_specs(spec, iterations, seconds, playout):
     agent = make_agent(spec, KUHN)
     assert type(agent) is IsmctsAgent and agent.name == spec and not agent.peek
     assert (agent.iterations, agent.seconds, agent.playout) == (iterations, seconds, playout)
+    assert agent.horizon == "stage"
+
+
+def test_the_playout_horizon_in_the_spec():
+    assert make_agent("ismcts:40:random:end", KUHN).horizon == "end"
+    assert make_agent("ismcts:40:greedy:stage", KUHN).horizon == "stage"
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -119,6 +125,8 @@ def test_specs(spec, iterations, seconds, playout):
     ("ismcts:0", "1 to 1,000,000 iterations"),
     ("ismcts:9000s", "above 0 and up to 3600 s"),
     ("ismcts:10:clever", "unknown playout policy 'clever'"),
+    ("ismcts:10:random:sideways", "unknown playout horizon 'sideways'.*stage, end"),
+    ("ismcts:10:random:end:x", "too many parts"),
 ])
 def test_bad_specs(spec, message):
     from kiwara_designer.agents import AgentSpecError

@@ -76,3 +76,51 @@ def test_agents_choose_alike_from_states_their_player_cannot_tell_apart():
                     str(agent.choose(twin, random.Random(compared))), agent.name
         state = state.apply(rng.choice(state.legal_moves()))
     assert compared >= 10
+
+
+def test_match_value_at_a_rounds_end_takes_later_rounds_as_coin_flips():
+    from kiwara_designer.awimbawe.evaluation import match_win_chance
+    # by hand: one round needed each, a coin flip; one against two: 1 − ¼; two each: ½;
+    # two against three: the 2nd win comes before the 3rd loss in 2, 3 or 4 rounds,
+    # ¼ + 2/8 + 3/16 = 11/16
+    assert match_win_chance(1, 1) == 0.5
+    assert match_win_chance(1, 2) == 0.75 and match_win_chance(2, 1) == 0.25
+    assert match_win_chance(2, 2) == 0.5
+    assert match_win_chance(2, 3) == 11 / 16
+    assert match_win_chance(0, 2) == 1.0 and match_win_chance(2, 0) == 0.0
+
+
+def _round_two(seed: int):
+    """A match played at random to the first move of its second round, and the agents' rng."""
+    rng = random.Random(seed)
+    state = GAME.new_state()
+    while state.round_index == 0 or state.current_player() == CHANCE:
+        move = (sample_chance(state, rng) if state.current_player() == CHANCE
+                else rng.choice(state.legal_moves()))
+        state = state.apply(move)
+    return state
+
+
+def test_ismcts_playouts_stop_at_the_end_of_the_round_and_value_the_match(monkeypatch):
+    state = _round_two(4)
+    leader = state.rounds_won.index(1)
+    assert GAME.stage(state) == 1 and GAME.stage_returns(state)[leader] == 0.5   # 1-0 of 2
+    stopped = []
+    plain = GAME.stage_returns
+
+    def spy(world):
+        stopped.append(world)
+        return plain(world)
+
+    monkeypatch.setattr(GAME, "stage_returns", spy)
+    agent = make_agent("ismcts:40", GAME)
+    agent.search(state, random.Random(0))
+    # every playout started in round 2 stopped right where that round ended, at 1-1 (2-0
+    # ends the match, whose returns() count as they are; so does a playout in round 3)
+    assert len(stopped) >= 10
+    for world in stopped:
+        assert world.round_index == 2 and not world.is_terminal()
+        assert world.rounds_won == (1, 1)
+    stopped.clear()
+    make_agent("ismcts:40:random:end", GAME).search(state, random.Random(0))
+    assert stopped == []                                # to the match's end, as before

@@ -13,10 +13,18 @@ Because a move legal in one determinization (the opponent's cards) may be illega
 selection uses *availability* counts: a move's exploration term is
 ``c·sqrt(ln a / n)`` with ``a`` the number of visits of the node in which the move was legal
 (not the node's visits), ``n`` its own visits. Each iteration adds at most one move of the first
-node with an untried move legal in its determinization, plays out to the end (uniformly or
-greedy-biased) and credits ``returns()`` of the mover to each (node, move) on its path. Chance
-nodes are drawn with their probabilities (``sample_chance``), both in the tree and in playouts.
-The move played is the root's most visited (then best mean, then the game's move order).
+node with an untried move legal in its determinization, plays out (uniformly or greedy-biased)
+and credits the returns of the mover to each (node, move) on its path. Chance nodes are drawn
+with their probabilities (``sample_chance``), both in the tree and in playouts. The move played
+is the root's most visited (then best mean, then the game's move order).
+
+**Playout horizon.** A game made of stages (Awimbawé: rounds, each dealt afresh) may say so
+with ``game.stage(state)`` (which stage is being played) and ``game.stage_returns(state)`` (the
+returns a stage's end is worth, from public facts only). Then a playout stops where the stage
+it started in ends and backs up ``stage_returns`` (``horizon="stage"``, the default): playing
+the later stages out at random adds noise and costs time, not knowledge. ``horizon="end"``
+(spec ``ismcts:N:random:end``) plays out to the game's end, ``returns()``, as games without
+stages always do.
 
 ``peek=True`` skips determinization and searches the true state, seeing every hidden card: a
 *cheating* player, only for measuring what hidden information costs. It is deliberately not in
@@ -31,9 +39,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import CHANCE, sample_chance
-from .base import _legal_moves, register_agent
+from ..numbers import shorten
+from .base import AgentSpecError, _legal_moves, register_agent
 from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, MoveStats, SearchResult,
                    check_search_settings, parse_search_spec)
+
+
+HORIZONS = ("stage", "end")    # where a playout stops: the stage's end (if the game has stages)
 
 
 class _InfoNode:
@@ -59,9 +71,12 @@ class IsmctsAgent:
     playout: str = "random"
     exploration: float = 0.7
     peek: bool = False
+    horizon: str = "stage"
 
     def __post_init__(self) -> None:
         check_search_settings(self)
+        if self.horizon not in HORIZONS:
+            raise ValueError(f"unknown playout horizon {self.horizon!r}")
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         return self.search(state, rng).move
@@ -74,6 +89,13 @@ class IsmctsAgent:
         observer = state.current_player()
         tree: dict = {}
         playout = _PLAYOUT_FUNCTIONS[self.playout]
+        stage = getattr(state.game, "stage", None) if self.horizon == "stage" else None
+        if stage is not None:
+            plain = playout
+
+            def playout(world: Any, rng: random.Random) -> tuple[float, ...]:
+                started_in = stage(world)
+                return plain(world, rng, lambda s: stage(s) != started_in)
         deadline = None if self.seconds is None else started + self.seconds
         iterations = 0
         while True:
@@ -138,9 +160,16 @@ class IsmctsAgent:
 
 
 def make_ismcts(text: str, args: list, game: Any) -> IsmctsAgent:
-    """The ``ismcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
+    """The ``ismcts[:BUDGET[:PLAYOUT[:HORIZON]]]`` spec (the agent registry's factory)."""
+    horizon = "stage"
+    if len(args) == 3:
+        *args, horizon = args
+        if horizon not in HORIZONS:
+            raise AgentSpecError(f"unknown playout horizon {shorten(horizon)!r} in "
+                                 f"{shorten(text)!r}; use one of {', '.join(HORIZONS)}")
     iterations, seconds, playout = parse_search_spec("ismcts", text, args)
-    return IsmctsAgent(text, iterations=iterations, seconds=seconds, playout=playout)
+    return IsmctsAgent(text, iterations=iterations, seconds=seconds, playout=playout,
+                       horizon=horizon)
 
 
 register_agent("ismcts", make_ismcts)

@@ -20,7 +20,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..core.game import CHANCE, sample_chance
 from ..errors import KiwaraError
@@ -88,8 +88,13 @@ class SearchResult:
         return self.children[0].mean if self.children else 0.0
 
 
-def random_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
+def random_playout(state: Any, rng: random.Random,
+                   stop: Callable[[Any], bool] | None = None) -> tuple[float, ...]:
+    """Uniform moves to the end, or until ``stop(state)``: then the game's ``stage_returns``
+    (ISMCTS stops where a stage, an Awimbawé round, ends)."""
     while not state.is_terminal():
+        if stop is not None and stop(state):
+            return state.game.stage_returns(state)
         if state.current_player() == CHANCE:
             state = state.apply(sample_chance(state, rng))
         else:
@@ -97,11 +102,15 @@ def random_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
     return state.returns()
 
 
-def greedy_playout(state: Any, rng: random.Random) -> tuple[float, ...]:
+def greedy_playout(state: Any, rng: random.Random,
+                   stop: Callable[[Any], bool] | None = None) -> tuple[float, ...]:
     """Each ply weighs a few random candidates with the game's ``evaluate`` for the mover and
-    plays the best: far stronger than uniform play, at a few times the cost."""
+    plays the best: far stronger than uniform play, at a few times the cost. ``stop`` as in
+    :func:`random_playout`."""
     evaluate = state.game.evaluate
     while not state.is_terminal():
+        if stop is not None and stop(state):
+            return state.game.stage_returns(state)
         player = state.current_player()
         if player == CHANCE:
             state = state.apply(sample_chance(state, rng))

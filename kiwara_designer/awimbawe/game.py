@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..core.game import Metric, Outcome
+from .evaluation import stage_returns
 from .metrics import METRICS, RoundTracker
 from .moves import parse_move
 from .state import AwimbaweState, Deal, new_match, new_round
@@ -57,6 +58,15 @@ class AwimbaweGame:
                 round_value += sign * 0.5
         round_value = max(-1.0, min(1.0, round_value))
         return ROUND_WEIGHT * rounds + (1 - ROUND_WEIGHT) * round_value
+
+    def stage(self, state: AwimbaweState) -> int:
+        """The round being played: a search's playout stops when it changes (see ISMCTS)."""
+        return state.round_index
+
+    def stage_returns(self, state: AwimbaweState) -> tuple[float, float]:
+        """The match's worth at a round's end, later rounds taken as coin flips
+        (:mod:`.evaluation`)."""
+        return stage_returns(state)
 
     def outcome(self, state: AwimbaweState) -> Outcome:
         rounds = [r.to_dict() for r in state.rounds]

@@ -146,6 +146,8 @@ def progress_bar(label: str):
         if "bar" in state:
             state["bar"].__exit__(None, None, None)
 
+    return update, close
+
 
 def load_variant(name: str | None):
     """A rules variant by file or built-in name (the engine is imported only when needed)."""

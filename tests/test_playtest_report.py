@@ -196,3 +196,19 @@ def test_report_has_a_racing_section(tmp_path):
         assert f"<td>{arm.games:,}</td>" in section
     first_rows = section.split("</table>")[0]
     assert all(f"<tr><td>{a}</td>" in first_rows for a in race.result.top)
+    # the histogram's caption says what this race did, not what races usually do
+    games = [a.games for a in race.result.arms]
+    named = sorted(race.result.arm(a).games for a in race.result.top)
+    fewest = sum(g == min(games) for g in games)
+    assert (f"{fewest} of {len(LAYOUTS)} played the fewest, {min(games):,}; the named ones "
+            f"{named[0]:,} " in section)
+
+
+def test_games_spent_caption_of_a_race_stopped_by_its_budget():
+    from kiwara_designer.playtest.report import games_spent_caption
+    arms = [{"arm": i, "games": 250} for i in range(6)]
+    assert games_spent_caption(arms, {1, 5}) == (
+        "Games spent per layout: 6 of 6 played the fewest, 250; the named ones 250 each.")
+    arms[1]["games"] = 1_300
+    assert games_spent_caption(arms, {1, 5}).endswith("5 of 6 played the fewest, 250; the "
+                                                      "named ones 250 to 1,300.")

@@ -237,6 +237,20 @@ def explain_section(store: Store) -> list[str]:
             "per standard deviation, with its 95 % interval.</figcaption></figure></div>"]
 
 
+def games_spent_caption(arms: list[dict], named: set) -> str:
+    """What the games-per-layout histogram shows, said from the race's own counts (a race
+    stopped by its budget may have played every layout alike)."""
+    games = [a["games"] for a in arms]
+    fewest = min(games)
+    spent = sorted(a["games"] for a in arms if a["arm"] in named)
+    text = (f"Games spent per layout: {sum(g == fewest for g in games)} of {len(games)} played "
+            f"the fewest, {fewest:,}")
+    if spent:
+        text += (f"; the named ones {spent[0]:,} each" if spent[0] == spent[-1] else
+                 f"; the named ones {spent[0]:,} to {spent[-1]:,}")
+    return text + "."
+
+
 def race_section(store: Store) -> list[str]:
     """The races of the store (``kiwara race``): how each stopped, the layouts it named, and
     every layout's fate: games spent, interval, and when it was dropped."""
@@ -282,8 +296,7 @@ def race_section(store: Store) -> list[str]:
         lo, hi, bins = integer_bins(0, max(games))
         out.append("<div class=plots><figure>" + histogram_svg(games, lo, hi, bins,
                                                               "games played on a layout") +
-                   "<figcaption>Games spent per layout: most play only the first round; the "
-                   "contenders near the boundary get the rest.</figcaption></figure></div>")
+                   f"<figcaption>{games_spent_caption(arms, named)}</figcaption></figure></div>")
     return out
 
 

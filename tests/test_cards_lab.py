@@ -37,6 +37,12 @@ def test_card_values_are_reproducible_and_count_uses():
     assert one[0].used_at.n == one[0].used.successes and one[0].used_at.low >= 2
 
 
+def test_a_change_of_win_rate_stays_between_minus_and_plus_one():
+    # a t interval over 3 pairs is wider than the values can go (it printed [-176.8, 110.1] %)
+    [drums] = card_values(CLASSIC, ("greedy", "greedy"), games=3, seed=0, cards=["drums"])
+    assert -1.0 <= drums.win_change.low <= drums.win_change.mean <= drums.win_change.high <= 1.0
+
+
 def test_handicap_levels_and_their_seats():
     levels = handicap_calibration(CLASSIC, "random", "greedy", handicaps=(0, 2), games=8, seed=2)
     assert [level.cards for level in levels] == [0, 2]

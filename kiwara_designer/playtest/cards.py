@@ -125,8 +125,8 @@ def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", 
                 used_at.append(used_a[name])
         results.append(CardValue(name, card.effect, summarise(margins),
                                  proportion(with_score, games), proportion(without_score, games),
-                                 summarise(changes), proportion(len(used_at), games),
-                                 summarise(used_at)))
+                                 summarise(changes, within=(-1.0, 1.0)),   # a change of rate
+                                 proportion(len(used_at), games), summarise(used_at)))
     return results
 
 

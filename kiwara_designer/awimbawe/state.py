@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..core.game import CHANCE, TERMINAL
+from ..core.game import CHANCE, TERMINAL, perft, perft_divide
 from ..errors import KiwaraError
 from .cards import (BIT, CHEETAH, DECK_SIZE, EAGLE, EAGLES, ELEPHANT, HYENAS, KIND, MOUSE, NAMES,
                     RHINOCEROS, SKY, SNAKE, SUIT, SUIT_MASK, VALUE, cards_of, parse_deck)
@@ -665,12 +665,17 @@ def new_round(deck, leader: int | None = None, variant: Any = None) -> AwimbaweS
     return state
 
 
+# The rules reference counts a round's moves in record notation (each blind snake outcome
+# M5:h=G4 one move), and the generated moves need no legality check: the unchecked apply.
+ROUND_MOVES = {"moves": AwimbaweState.record_moves, "apply": AwimbaweState._apply}
+
+
 def round_perft(state: AwimbaweState, depth: int) -> int:
     """perft as the rules reference defines it: move sequences of length ``depth`` within the
     round, in record notation (each blind snake outcome ``M5:h=G4`` one move)."""
-    if depth == 0:
-        return 1
-    moves = state.record_moves()
-    if depth == 1:
-        return len(moves)
-    return sum(round_perft(state._apply(m), depth - 1) for m in moves)
+    return perft(state, depth, **ROUND_MOVES)
+
+
+def round_perft_divide(state: AwimbaweState, depth: int) -> list[tuple[Move, int]]:
+    """:func:`round_perft` of depth - 1 under each move in record notation."""
+    return perft_divide(state, depth, **ROUND_MOVES)

@@ -189,13 +189,41 @@ def sample_chance(state: State, rng: random.Random) -> Any:
     return outcomes[-1][0]
 
 
-def perft(state: State, depth: int) -> int:
-    """Number of move sequences of length ``depth`` from ``state`` (chance moves count as moves,
-    each outcome once), the move generator's truth as in chess engines."""
-    if depth == 0:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    return sum(perft(state.apply(m), depth - 1) for m in moves)
+def perft(state: State, depth: int, *, moves: Callable[[Any], list] | None = None,
+          apply: Callable[[Any, Any], Any] | None = None) -> int:
+    """Number of move sequences of length ``depth`` from ``state`` (perft(0) = 1; chance moves
+    count as moves, each outcome once; a finished game has none), the move generator's truth as
+    in chess engines. ``moves(state)`` and ``apply(state, move)`` default to the protocol's
+    ``legal_moves`` and ``apply``; a game whose rules count moves otherwise (Awimbawé's record
+    notation) or has an unchecked fast apply passes its own."""
+    if depth < 0:
+        raise KiwaraError("perft depth must be >= 0")
+    moves = moves or _legal_moves
+    apply = apply or _apply
 
+    def count(state: Any, depth: int) -> int:
+        if depth == 0:
+            return 1
+        children = moves(state)
+        if depth == 1:        # bulk counting: the leaves are not played
+            return len(children)
+        return sum(count(apply(state, m), depth - 1) for m in children)
+    return count(state, depth)
+
+
+def perft_divide(state: State, depth: int, *, moves: Callable[[Any], list] | None = None,
+                 apply: Callable[[Any, Any], Any] | None = None) -> list[tuple[Any, int]]:
+    """perft(depth - 1) under each move from ``state``, in move order (depth >= 1)."""
+    if depth < 1:
+        raise KiwaraError("perft_divide needs depth >= 1")
+    apply = apply or _apply
+    return [(m, perft(apply(state, m), depth - 1, moves=moves, apply=apply))
+            for m in (moves or _legal_moves)(state)]
+
+
+def _legal_moves(state: State) -> list:
+    return state.legal_moves()
+
+
+def _apply(state: State, move: Any) -> State:
+    return state.apply(move)

@@ -3,9 +3,9 @@ Rules: docs/rules/kiwara.md (the rules reference, in the project's words).
 
 No I/O here except loading variant and record files; no click, no terminal.
 """
+from ..core.game import perft, perft_divide
 from .game import KIWARA, KiwaraGame
 from .moves import PASS, IllegalMoveError, Move, NotationError
-from .perft import perft, perft_divide
 from .record import GameRecord, RecordError, ReplayError
 from .scoring import Scoring, TerritoryScore
 from .state import GameState, PositionError, Token, new_game, setup_position

@@ -9,7 +9,8 @@ import sys
 import click
 
 from ..errors import KiwaraError
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, check_writable_file, stdin_once
+from .common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, play_given_moves, print_perft,
+                     record_to_stdout, save_record, stdin_once)
 
 VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
                 "no_flee, no_snake, three_hyenas). Default: classic.")
@@ -104,7 +105,7 @@ def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_jso
       kiwara awimbawe perft 3 --deck "G1 G2 … E10" --leader 0
       kiwara awimbawe deal --seed 7 --deck-only | kiwara awimbawe perft 2 --deck - --divide
     """
-    from ..awimbawe import IllegalMoveError, new_round, round_perft
+    from ..awimbawe import IllegalMoveError, new_round, round_perft, round_perft_divide
     from ..awimbawe.state import TIED_LEAD
     stdin_once(**{"--deck": deck_text, "--variant": variant_name})
     if deck_text == "-":
@@ -114,30 +115,13 @@ def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_jso
     if state.phase == TIED_LEAD:
         raise KiwaraError("--deck: the face-up pile cards' crowns tie (or the variant draws the "
                           "first leader): give --leader 0 or 1")
-    for index, text in enumerate(moves_text.split()):
-        if not state.record_moves():
-            click.echo(f"kiwara: illegal move {index + 1} in --moves: {text}: round 1 is over",
-                       err=True)
-            sys.exit(EXIT_NEGATIVE)
-        try:
-            state = state.apply_recorded(text)
-        except IllegalMoveError as exc:
-            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
-            sys.exit(EXIT_NEGATIVE)
-    counts = [(d, round_perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
-    split = [(m.text, round_perft(state.apply(m), depth - 1)) for m in state.record_moves()] \
-        if divide and depth else []
-    if as_json:
-        click.echo(json.dumps({"deck": deck_text.split(), "leader": state.first_leader,
-                               "variant": variant.to_dict(only_changes=True),
-                               "moves": moves_text.split(),
-                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
-                               "divide": dict(split) if divide else None}, indent=1))
-        return
-    for move, n in split:
-        click.echo(f"{move} {n}")
-    for d, n in counts:
-        click.echo(f"perft {d} {n}")
+    state = play_given_moves(state, moves_text, lambda state, text: state.apply_recorded(text),
+                             IllegalMoveError,
+                             over=lambda state: None if state.record_moves() else "round 1 is over")
+    print_perft(depth, lambda d: round_perft(state, d), lambda: round_perft_divide(state, depth),
+                divide=divide, as_json=as_json,
+                head={"deck": deck_text.split(), "leader": state.first_leader,
+                      "variant": variant.to_dict(only_changes=True), "moves": moves_text.split()})
 
 
 @awimbawe.command("replay")
@@ -227,9 +211,7 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
         seats.append(None if spec.strip().lower() == "human" else make_agent(spec, AWIMBAWE))
     if variant_name == "-" and None in seats:
         raise KiwaraError("--variant -: stdin carries a person's moves; give the variant as a file")
-    if record and record != "-":
-        check_writable_file(record, "--record")
-    to_stderr = record == "-"
+    to_stderr = record_to_stdout(record)
 
     def say(text: str = "", nl: bool = True) -> None:
         click.echo(text, nl=nl, err=to_stderr)
@@ -268,13 +250,7 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
         say(f"match over: {_wins(names[state.match_winner])} "
             f"{max(state.rounds_won)}–{min(state.rounds_won)}")
     if record:
-        text = MatchRecord.from_state(state, players=[first, second], seed=seed).to_json()
-        if record == "-":
-            click.echo(text)
-        else:
-            from ..core.io import write_text
-            write_text(record, text + "\n", "match record")
-            click.echo(f"record written to {record}", err=True)
+        save_record(MatchRecord.from_state(state, players=[first, second], seed=seed), record)
 
 
 def _wins(name: str) -> str:

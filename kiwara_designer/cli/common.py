@@ -3,6 +3,7 @@ one line on stderr, option parsing helpers, progress bars and output checks."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sys
 from pathlib import Path
@@ -162,3 +163,63 @@ def check_writable_file(path: str, option: str) -> None:
         raise KiwaraError(f"{option} {path}: no such directory {str(folder)!r}")
     if not os.access(folder, os.W_OK):
         raise KiwaraError(f"{option} {path}: directory {str(folder)!r} is not writable")
+
+
+# -- what the games' perft, replay and play commands share --------------------------------------
+def play_given_moves(state, moves_text: str, play, illegal: type[Exception], over=None):
+    """``state`` after the ``--moves`` of a perft command, each played by ``play(state, text)``;
+    at the first illegal one (``illegal`` raised, or ``over(state)`` saying why no move can be
+    played), say which on stderr in one line and exit 1."""
+    for index, text in enumerate(moves_text.split()):
+        try:
+            reason = over(state) if over is not None else None
+            if reason:
+                raise illegal(f"{text}: {reason}")
+            state = play(state, text)
+        except illegal as exc:
+            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
+            sys.exit(EXIT_NEGATIVE)
+    return state
+
+
+def print_perft(depth: int, count, split, *, divide: bool, as_json: bool, head: dict) -> None:
+    """The output of a perft command: ``perft D N`` for D = 1..depth (``perft 0 1`` for 0),
+    after ``MOVE N`` for each first move with ``divide``; with ``as_json`` one object, ``head``
+    then ``perft`` and ``divide``. ``count(d)`` counts depth d, ``split()`` gives
+    ``(move, count)`` pairs under the first moves."""
+    if not as_json and not divide:
+        # each depth as soon as it is counted: each takes tens of times the one before, so a
+        # deep request shows its progress (and the answers so far) instead of silence
+        for d in range(1, depth + 1):
+            click.echo(f"perft {d} {count(d)}")
+        if not depth:
+            click.echo("perft 0 1")
+        return
+    counts = [(d, count(d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
+    pairs = split() if divide and depth else []
+    if as_json:
+        click.echo(json.dumps({**head, "perft": [{"depth": d, "nodes": n} for d, n in counts],
+                               "divide": {str(m): n for m, n in pairs} if divide else None},
+                              indent=1))
+        return
+    for move, n in pairs:
+        click.echo(f"{move} {n}")
+    for d, n in counts:
+        click.echo(f"perft {d} {n}")
+
+
+def record_to_stdout(record: str | None) -> bool:
+    """Check a play command's ``--record`` before the game (a missing or read-only folder is
+    said now, not after a long game whose record is then lost); True when the record goes to
+    stdout (``-``), so the game itself must be told on stderr."""
+    if record and record != "-":
+        check_writable_file(record, "--record")
+    return record == "-"
+
+
+def save_record(record, path: str) -> None:
+    """Write a game's record (a :class:`~kiwara_designer.core.records.Record`) to ``path`` or
+    stdout, and say where on stderr."""
+    record.save(path)
+    if path != "-":
+        click.echo(f"record written to {path}", err=True)

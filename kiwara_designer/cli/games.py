@@ -9,7 +9,8 @@ import click
 from ..errors import KiwaraError
 from ..formats import load_layout
 from ..core.io import source_label
-from .common import EXIT_NEGATIVE, check_writable_file, load_variant, note_invalid, stdin_once
+from .common import (EXIT_NEGATIVE, load_variant, note_invalid, play_given_moves, print_perft,
+                     record_to_stdout, save_record, stdin_once)
 
 
 def _engine_setup(layout_name: str, variant_name: str | None):
@@ -57,36 +58,12 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, deck_text, a
                 else [card.name for card in variant.cards])
     elif deck_text is not None:
         raise KiwaraError('--deck: the variant has no deck (reinforcement = "okapi")')
-    state = new_game(board, variant, deck)
-    for index, text in enumerate(moves_text.split()):
-        try:
-            state = state.play(text)
-        except IllegalMoveError as exc:
-            click.echo(f"kiwara: illegal move {index + 1} in --moves: {exc}", err=True)
-            sys.exit(EXIT_NEGATIVE)
-    if not as_json and not divide:
-        # each depth as soon as it is counted: each takes ~75 times the one before, so a deep
-        # request shows its progress (and the answers so far) instead of silence
-        for d in range(1, depth + 1):
-            click.echo(f"perft {d} {perft(state, d)}")
-        if not depth:
-            click.echo("perft 0 1")
-        return
-    counts = [(d, perft(state, d)) for d in range(1, depth + 1)] if depth else [(0, 1)]
-    split = perft_divide(state, depth) if divide and depth else []
-    if as_json:
-        click.echo(json.dumps({"layout": list(board.rows), "variant": variant.to_dict(),
-                               **({} if deck is None else {"deck": deck}),
-                               "moves": moves_text.split(),
-                               "perft": [{"depth": d, "nodes": n} for d, n in counts],
-                               "divide": {str(m): n for m, n in split} if divide else None},
-                              indent=1))
-        return
-    if divide:
-        for move, n in split:
-            click.echo(f"{move} {n}")
-    for d, n in counts:
-        click.echo(f"perft {d} {n}")
+    state = play_given_moves(new_game(board, variant, deck), moves_text,
+                             lambda state, text: state.play(text), IllegalMoveError)
+    print_perft(depth, lambda d: perft(state, d), lambda: perft_divide(state, depth),
+                divide=divide, as_json=as_json,
+                head={"layout": list(board.rows), "variant": variant.to_dict(),
+                      **({} if deck is None else {"deck": deck}), "moves": moves_text.split()})
 
 
 @click.command("replay")
@@ -173,10 +150,8 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     if layout_name == "-" and any(s.is_human for s in session.seats):
         raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
     note_invalid(session.layout, source_label(layout_name))
-    if record and record != "-":   # say it now, not after a long game whose record is then lost
-        check_writable_file(record, "--record")
     # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
-    to_stderr = record == "-"
+    to_stderr = record_to_stdout(record)
     use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
 
     def write(text: str, nl: bool = True) -> None:
@@ -197,6 +172,4 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
 
     result = session.play(read, write, use_colour)
     if record:
-        session.record(result).save(record)
-        if record != "-":
-            click.echo(f"record written to {record}", err=True)
+        save_record(session.record(result), record)

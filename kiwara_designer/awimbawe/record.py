@@ -125,7 +125,8 @@ def _deal_round(state: AwimbaweState, entry: RoundEntry, k: int) -> AwimbaweStat
             raise RecordError(f"round 1: \"leader\" is {entry.leader}, but player "
                               f"{state.first_leader} has fewer crowns on their face-up pile "
                               f"cards and leads")
-    elif not entry.moves or parse_move_text(entry.moves[0]) not in ("start:me", "start:you"):
+    elif entry.moves and parse_move_text(entry.moves[0]) not in ("start:me", "start:you"):
+        # (no moves: the round was just dealt, as a record of a match so far may end)
         raise RecordError(f"round {k + 1}: the first move must be the previous round's loser's "
                           f"start:me or start:you")
     return state

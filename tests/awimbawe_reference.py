@@ -46,7 +46,9 @@ Readings chosen where the page leaves room (each one a place to look first if th
     only the mouse's is void off-suit.
 10. ``piles``/``hand_size`` other than 4/6: the first 4*piles + 2*hand_size cards are dealt in the
     page's order (bottoms p0, bottoms p1, tops p0, tops p1, hand p0, hand p1), the rest set aside.
-    With such variants or other crown tables a crown tie is possible: ``winner`` is then None.
+    With such variants or other crown tables a crown tie is possible: ``crown_tie`` (the page's
+    variant parameter) gives the round to the last trick's winner (``"last_trick"``), or to the
+    player holding fewer hyenas and on equal hyenas to the last trick's winner (``"fewer_hyenas"``).
 11. The immediate reveal after a rhinoceros (all pile cards in one pile with a face-down top) is
     applied whoever played the rhinoceros.
 """
@@ -75,6 +77,7 @@ DEFAULTS = {
     "snake_hidden_tops": False,
     "blocked_cards_follow": False,
     "round1_leader": "fewer_crowns",
+    "crown_tie": "last_trick",
 }
 
 
@@ -108,6 +111,8 @@ def make_rules(variant):
             rules[key] = given
     if rules["round1_leader"] not in ("fewer_crowns", "random"):
         raise ValueError(f"round1_leader must be fewer_crowns or random, not {rules['round1_leader']!r}")
+    if rules["crown_tie"] not in ("last_trick", "fewer_hyenas"):
+        raise ValueError(f"crown_tie must be last_trick or fewer_hyenas, not {rules['crown_tie']!r}")
     return rules
 
 
@@ -364,6 +369,7 @@ def apply(state, move):
             if pile:
                 pile[-1][1] = True
     state["tricks"] += 1
+    state["last_trick_winner"] = winner
     next_leader = winner if state["cheetah_choice"] is None else state["cheetah_choice"]
     state["trick"] = []
     state["cheetah_choice"] = None
@@ -416,7 +422,12 @@ def round_result(deck, leader, variant, moves):
     if state["ended_by_hyenas"]:
         winner = 1 - state["loser_by_hyenas"]
     elif crowns[0] == crowns[1]:
-        winner = None
+        hyenas = [sum(1 for c in state["scored"][p] if not is_eagle(c) and value(c) == 4)
+                  for p in (0, 1)]
+        if rules["crown_tie"] == "fewer_hyenas" and hyenas[0] != hyenas[1]:
+            winner = 0 if hyenas[0] < hyenas[1] else 1
+        else:
+            winner = state["last_trick_winner"]
     else:
         winner = 0 if crowns[0] > crowns[1] else 1
     return {"winner": winner, "crowns": crowns, "hyenas": state["ended_by_hyenas"],

@@ -369,4 +369,4 @@ def test_unknown_variant_keys_are_refused():
         "crowns", "eagle_crowns", "hyenas_to_lose", "rounds_to_win", "piles", "hand_size",
         "eagle_may_flee", "mouse_beats_elephant", "rhinoceros_power", "cheetah_power",
         "snake_power", "cheetah_may_pass", "bare_second_cheetah_keeps_choice", "snake_hidden_tops",
-        "blocked_cards_follow", "round1_leader"}
+        "blocked_cards_follow", "round1_leader", "crown_tie"}

@@ -520,11 +520,20 @@ class AwimbaweState:
         self.next_lead = -1
         if not self.hand[0] and not self.hand[1] and not any(self.piles[0]) and \
                 not any(self.piles[1]):
-            c0, c1 = self.crowns(0), self.crowns(1)
-            # crowns cannot tie with the rulebook's 45; a variant's tie goes to the last trick's winner
-            self._end_round(0 if c0 > c1 else 1 if c1 > c0 else winner, by_hyenas=False)
+            self._end_round(self._crowns_winner(last_trick=winner), by_hyenas=False)
             return
         self.leader = self.to_move = next_leader
+
+    def _crowns_winner(self, last_trick: int) -> int:
+        """Who wins a round played to its last card: more crowns; on a tie (impossible with the
+        rulebook's 45 crowns) the variant's ``crown_tie`` decides."""
+        c0, c1 = self.crowns(0), self.crowns(1)
+        if c0 != c1:
+            return 0 if c0 > c1 else 1
+        h0, h1 = self.hyenas(0), self.hyenas(1)
+        if self.variant.crown_tie == "fewer_hyenas" and h0 != h1:
+            return 0 if h0 < h1 else 1
+        return last_trick
 
     def _reveal_tops(self) -> None:
         down = self.down

@@ -22,6 +22,7 @@ DEFAULT_CROWNS = (3, 2, 2, 3, 1, 1)          # mouse … elephant
 DEFAULT_EAGLE_CROWNS = (0, 0, -1, -2)        # eagles 7, 8, 9, 10
 EAGLE_VALUES = ("7", "8", "9", "10")
 ROUND1_LEADERS = ("fewer_crowns", "random")
+CROWN_TIES = ("last_trick", "fewer_hyenas")
 MAX_PILES = 7                                # pile numbers stay one digit in the notation
 
 __all__ = ["AwimbaweVariant", "VariantError", "MAX_VARIANT_BYTES", "MAX_PILES",
@@ -96,6 +97,9 @@ class AwimbaweVariant(Variant):
                                            "trick")
     blocked_cards_follow: bool = param(False, "a blocked card counts for following suit")
     round1_leader: str = param("fewer_crowns", "who leads round 1", choices=ROUND1_LEADERS)
+    # The rulebook's 45 crowns cannot tie; other crowns or deals can. Who wins a tied round:
+    # the winner of its last trick, or the player with fewer hyenas (equal: the last trick).
+    crown_tie: str = param("last_trick", "who wins a round whose crowns tie", choices=CROWN_TIES)
 
     def check(self) -> None:
         if 4 * self.piles + 2 * self.hand_size > DECK_SIZE:

@@ -51,6 +51,11 @@ def screen_board(layout: Layout, tokens: Sequence[ScreenToken | None] = (),
         marker.add(drawing.circle((mm(x), mm(y)), mm(geometry.stone_radius * 1.25), fill="none",
                                   stroke=TOTEM_COLOUR, stroke_width=mm(0.08 * cell)))
         drawing.add(marker)
+    # cells the page marks as breaking a rule get red hatching over their own colour
+    hatch = drawing.defs.add(drawing.pattern(id="problem-hatch", size=(4, 4),
+                                             patternUnits="userSpaceOnUse",
+                                             patternTransform="rotate(45)"))
+    hatch.add(drawing.rect((0, 0), (1.3, 4), fill="#C62828"))
     hits = drawing.g(**{"class": "hits"})
     for index in grid.cells:
         r = geometry.cell_rect(index)

@@ -208,6 +208,7 @@ def catalogue() -> dict:
     from ..engine import builtin_variant_names
     from ..formats import builtin_names
     from ..printing.board import TINTS
+    from ..printing.kit import PLAYERS
     return {
         "layouts": {name: list(builtin_layout(name).rows) for name in builtin_names()},
         "rules": list(RULESETS),
@@ -216,6 +217,7 @@ def catalogue() -> dict:
         "awimbawe_variants": awimbawe_variants(),
         "agents": list(AGENT_KINDS),
         "palette": {name: name_tint(name) for name in TERRITORY_KEYS},
+        "player_colours": [colours.fill for colours in PLAYERS],
         "tints": list(TINTS),
         "papers": ["a4", "letter"],
         "limits": {"playtest_games": PLAYTEST_MAX_GAMES, "playtest_work": PLAYTEST_MAX_WORK,
@@ -487,7 +489,7 @@ class Studio:
                          for p in (0, 1)],
             "hands": [list(state.hand(p)) for p in (0, 1)],
             "scores": list(scoring.totals),
-            "okapi": scoring.okapi,
+            "okapi": scoring.okapi, "okapi_points": scoring.okapi_points,
             "territories": [t.to_dict() for t in scoring.territories],
             "verdict": kiwara_verdict(scoring, seats),
             "last": session.last,

@@ -1,1 +1,861 @@
+// Kiwara studio: the page's behaviour. Plain JavaScript, no build step, no library.
+// The server draws every board (the same code as the print files) and checks every rule; this
+// file only sends what the person does, shows what comes back, and toggles classes on the
+// cells (data-cell) and stones (data-position) the server drew.
+"use strict";
 
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const $ = (id) => document.getElementById(id);
+const ANIMALS = { Z: "zebra", G: "gazelle", E: "elephant", L: "lion", C: "crocodile" };
+const POLL_MS = 250;
+
+const studio = {
+  catalogue: null,
+  view: "draw",
+  draw: { rows: [], undo: [], redo: [], territory: "A", painting: false, stroke: false,
+          sent: 0, shown: 0, busy: false, again: false, report: null },
+  play: { view: null, choice: { kind: null, cell: null, swaps: [] }, waiting: false },
+  test: { job: null },
+  aw: { view: null, waiting: false },
+};
+
+// -- talking to the server ---------------------------------------------------------------------
+async function api(method, path, body) {
+  const options = { method, headers: { "X-Studio-Token": TOKEN } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data;
+  try {
+    data = await response.json();
+  } catch (e) {
+    data = { error: `the server answered ${response.status} ${response.statusText}` };
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForJob(job, onProgress) {
+  while (job.state === "running") {
+    if (onProgress) onProgress(job);
+    await sleep(POLL_MS);
+    job = await api("GET", `/api/jobs/${job.id}`);
+  }
+  if (onProgress) onProgress(job);
+  if (job.state === "failed") throw new Error(job.error);
+  return job;
+}
+
+function showMessage(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = `message ${kind}`;
+  box.hidden = false;
+  clearTimeout(showMessage.timer);
+  showMessage.timer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 9000 : 4000);
+}
+
+// Run an async action, showing its error in words instead of failing silently.
+function guarded(action) {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      showMessage(error.message);
+    }
+  };
+}
+
+function tokenUrl(path, params = {}) {
+  const query = new URLSearchParams({ token: TOKEN, ...params });
+  return `${path}?${query}`;
+}
+
+// -- small DOM helpers ---------------------------------------------------------------------------
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function fillSelect(select, values, labels = {}) {
+  select.replaceChildren(...values.map((v) => element("option", { value: v }, labels[v] || v)));
+}
+
+// Each board on the page gets its own ids: Chromium cannot clip or fill with a definition that
+// sits in a hidden view, and every view holds a board.
+function setBoard(container, svg) {
+  container.innerHTML = svg.replace(/(inside-border|problem-hatch)/g, `$1-${container.id}`);
+}
+
+function markCells(container, cells, className) {
+  container.querySelectorAll(`.hit.${className}`).forEach((n) => n.classList.remove(className));
+  for (const cell of cells) {
+    const hit = container.querySelector(`.hit[data-cell="${cell}"]`);
+    if (hit) hit.classList.add(className);
+  }
+}
+
+function markStones(container, positions, className) {
+  container.querySelectorAll(`.stone.${className}`).forEach((n) => n.classList.remove(className));
+  for (const position of positions) {
+    const stone = container.querySelector(`.stone[data-position="${position}"]`);
+    if (stone) stone.classList.add(className);
+  }
+}
+
+function percent(x) {
+  return x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)} %`;
+}
+
+function number(x, digits = 1) {
+  return x === null || x === undefined ? "–" : x.toFixed(digits);
+}
+
+// -- views and keys --------------------------------------------------------------------------------
+const VIEWS = ["draw", "play", "test", "print", "awimbawe"];
+
+function showView(name) {
+  studio.view = name;
+  for (const section of document.querySelectorAll("section.view")) {
+    section.hidden = section.dataset.view !== name;
+  }
+  for (const tab of document.querySelectorAll(".tabs button")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.view === name));
+  }
+  if (name === "test" || name === "print") showBoardCopies();
+  if (name === "print") updatePrintLinks();
+}
+
+function onKey(event) {
+  if (event.target.closest("input, textarea, select")) return;
+  const key = event.key;
+  if (key === "?") { $("help").showModal(); return; }
+  if ((event.ctrlKey || event.metaKey) && studio.view === "draw") {
+    if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); }
+    if (key === "y" || (key === "Z" && event.shiftKey)) { event.preventDefault(); redo(); }
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (/^[1-5]$/.test(key)) { showView(VIEWS[Number(key) - 1]); return; }
+  if (studio.view === "draw") drawKey(key.toUpperCase());
+  else if (studio.view === "play") playKey(key);
+}
+
+// -- Draw ------------------------------------------------------------------------------------------
+function drawKey(key) {
+  if (studio.catalogue.palette[key]) chooseTerritory(key);
+  else if (key === "R") guarded(randomBoard)();
+}
+
+function renderPalette() {
+  const counts = {};
+  for (const letter of studio.draw.rows.join("")) counts[letter] = (counts[letter] || 0) + 1;
+  const buttons = Object.entries(studio.catalogue.palette).map(([name, colour]) =>
+    element("button", { class: "swatch", "data-territory": name, title: `paint territory ${name} (${name})`,
+                        "aria-pressed": String(name === studio.draw.territory),
+                        onclick: () => chooseTerritory(name) },
+            element("span", { class: "chip", style: null, "data-colour": colour }),
+            element("b", {}, name), element("small", {}, counts[name] ? `${counts[name]}` : "")));
+  $("palette").replaceChildren(...buttons);
+  for (const chip of $("palette").querySelectorAll(".chip")) chip.style.background = chip.dataset.colour;
+}
+
+function chooseTerritory(name) {
+  studio.draw.territory = name;
+  renderPalette();
+}
+
+function setRows(rows, remember = true) {
+  const draw = studio.draw;
+  if (remember && draw.rows.length) {
+    draw.undo.push(draw.rows.slice());
+    draw.redo = [];
+  }
+  draw.rows = rows.slice();
+  renderPalette();
+  checkBoard();
+}
+
+function undo() {
+  const draw = studio.draw;
+  if (!draw.undo.length) return;
+  draw.redo.push(draw.rows);
+  draw.rows = draw.undo.pop();
+  renderPalette();
+  checkBoard();
+}
+
+function redo() {
+  const draw = studio.draw;
+  if (!draw.redo.length) return;
+  draw.undo.push(draw.rows);
+  draw.rows = draw.redo.pop();
+  renderPalette();
+  checkBoard();
+}
+
+function cellIndex(name) {
+  return { col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1 };
+}
+
+function paintCell(name) {
+  const draw = studio.draw;
+  const { col, row } = cellIndex(name);
+  const line = draw.rows[row];
+  if (line === undefined || line[col] === draw.territory) return;
+  if (!draw.stroke) {               // the first change of a stroke is one undo step
+    draw.undo.push(draw.rows.slice());
+    draw.redo = [];
+    draw.stroke = true;
+  }
+  draw.rows[row] = line.slice(0, col) + draw.territory + line.slice(col + 1);
+  const rect = $("draw-board").querySelector(`rect.cell[data-cell="${name}"]`);
+  if (rect) rect.setAttribute("fill", studio.catalogue.palette[draw.territory]);
+  checkBoard();
+}
+
+function cellUnder(event) {
+  const target = document.elementFromPoint(event.clientX, event.clientY);
+  return target && target.matches(".hit") ? target.dataset.cell : null;
+}
+
+function startPainting(event) {
+  if (event.button !== 0) return;
+  const cell = cellUnder(event);
+  if (!cell) return;
+  event.preventDefault();
+  studio.draw.painting = true;
+  studio.draw.stroke = false;
+  paintCell(cell);
+}
+
+function keepPainting(event) {
+  if (!studio.draw.painting) return;
+  const cell = cellUnder(event);
+  if (cell) paintCell(cell);
+}
+
+function stopPainting() {
+  if (!studio.draw.painting) return;
+  studio.draw.painting = false;
+  renderPalette();
+}
+
+function pickTerritory(event) {
+  const cell = cellUnder(event);
+  if (!cell) return;
+  event.preventDefault();
+  const { col, row } = cellIndex(cell);
+  chooseTerritory(studio.draw.rows[row][col]);
+}
+
+// Live validation: one request at a time, the latest board always checked last.
+async function checkBoard() {
+  const draw = studio.draw;
+  if (draw.busy) { draw.again = true; return; }
+  draw.busy = true;
+  try {
+    do {
+      draw.again = false;
+      const sent = ++draw.sent;
+      const report = await api("POST", "/api/board/check", { rows: draw.rows, rules: $("rules").value });
+      if (sent === draw.sent) showReport(report);
+    } while (draw.again);
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    draw.busy = false;
+  }
+}
+
+function showReport(report) {
+  studio.draw.report = report;
+  const board = $("draw-board");
+  setBoard(board, report.svg);
+  markCells(board, report.bad_cells, "bad");
+  const verdict = $("verdict");
+  verdict.className = `verdict ${report.valid ? "ok" : "bad"}`;
+  verdict.textContent = report.valid
+    ? `Valid ${report.rules} board` + (report.known_board ? ` — this is the ${report.known_board} board` : "")
+    : `${report.problems.length} problem${report.problems.length > 1 ? "s" : ""} (${report.rules_text})`;
+  $("problems").replaceChildren(...report.problems.map((p) =>
+    element("li", { "data-kind": p.kind,
+                    onmouseenter: () => markCells(board, p.cells, "focus"),
+                    onmouseleave: () => markCells(board, [], "focus") }, p.message)));
+  showFacts(report);
+  $("rows-text").textContent = report.rows.join("\n");
+  if (studio.view === "print") updatePrintLinks();
+}
+
+function showFacts(report) {
+  const territories = Object.entries(report.territories).map(([name, size]) => {
+    const chip = element("span", { class: "chip" });
+    chip.style.background = studio.catalogue.palette[name] || "#ddd";
+    return element("span", { class: "territory" }, chip, `${name} ${size}`);
+  });
+  const entries = [
+    ["Territories", territories],
+    ["Size mix", report.size_mix.join(", ")],
+    ["River sticks", `${report.river_segments} of the ${report.sticks_in_box} in the box`],
+    ["Known board", report.known_board || "no (a new board)"],
+  ];
+  $("facts").replaceChildren(...entries.flatMap(([term, value]) =>
+    [element("dt", {}, term), element("dd", {}, value)]));
+}
+
+async function randomBoard() {
+  const seed = $("seed").value === "" ? null : Number($("seed").value);
+  const mix = $("mix").value || null;
+  showMessage("drawing a random board…", "info");
+  const report = await api("POST", "/api/board/random", { seed, mix });
+  setRows(report.rows);
+  $("random-info").textContent = `seed ${report.seed} · again: ${report.command}`;
+  $("print-title").value = `seed ${report.seed}`;
+  $("message").hidden = true;
+}
+
+async function loadBuiltin() {
+  const report = await api("POST", "/api/board/builtin", { name: $("builtin").value });
+  setRows(report.rows);
+  $("print-title").value = $("builtin").value;
+}
+
+async function loadPasted() {
+  const report = await api("POST", "/api/board/parse", { text: $("paste").value });
+  setRows(report.rows);
+}
+
+function clearBoard() {
+  setRows(studio.draw.rows.map((row) => "A".repeat(row.length)));
+}
+
+// -- Play --------------------------------------------------------------------------------------------
+function playKey(key) {
+  if (key === "Escape") { resetChoice(); return; }
+  const kind = key.toUpperCase();
+  if (ANIMALS[kind]) chooseAnimal(kind);
+}
+
+async function newGame() {
+  const agent = $("play-agent").value;
+  const body = { rows: studio.draw.rows, agent, seat: Number($("play-seat").value),
+                 variant: $("play-variant").value,
+                 seed: $("play-seed").value === "" ? null : Number($("play-seed").value) };
+  if (agent === "mcts") body.iterations = Number($("play-iterations").value);
+  if (studio.draw.report && !studio.draw.report.valid) {
+    showMessage("note: the drawn board breaks the rules; playing it anyway", "info");
+  }
+  showGame(await api("POST", "/api/kiwara/new", body));
+  await agentTurn();
+}
+
+async function loadRecord(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const agent = $("play-agent").value;
+  const body = { record: await file.text(), agent };
+  if (agent === "mcts") body.iterations = Number($("play-iterations").value);
+  event.target.value = "";
+  showGame(await api("POST", "/api/kiwara/load", body));
+  await agentTurn();
+}
+
+async function playMove(text) {
+  const view = studio.play.view;
+  if (!view || studio.play.waiting) return;
+  resetChoice(false);
+  showGame(await api("POST", `/api/kiwara/${view.id}/move`, { move: text }));
+  await agentTurn();
+}
+
+// The agent's turn: its move comes at once, or as a job to wait for (a long search).
+async function agentTurn() {
+  const view = studio.play.view;
+  if (!view || view.over || view.your_turn) return;
+  studio.play.waiting = true;
+  showGame(view);
+  try {
+    const answer = await api("POST", `/api/kiwara/${view.id}/agent`);
+    if (answer.job) await waitForJob(answer.job);
+    showGame(answer.view || await api("GET", `/api/kiwara/${view.id}`));
+  } finally {
+    studio.play.waiting = false;
+    if (studio.play.view) showGame(studio.play.view);
+  }
+}
+
+function showGame(view) {
+  studio.play.view = view;
+  const board = $("play-board");
+  setBoard(board, view.svg);
+  markCells(board, view.line_cells, "line");
+  if (view.last) {
+    markCells(board, view.last.placed, "last");
+    markCells(board, view.last.fled, "fled");
+    markCells(board, view.last.flipped, "flipped");
+  }
+  showPlayStatus(view);
+  showScores(view);
+  showReserves(view);
+  $("play-log").replaceChildren(...view.log.slice().reverse().map((line) => element("li", {}, line)));
+  const record = $("download-record");
+  record.hidden = false;
+  record.href = tokenUrl(`/api/kiwara/${view.id}/record`);
+  record.setAttribute("download", `kiwara-${view.id}.json`);
+  showChoice();
+}
+
+function showPlayStatus(view) {
+  const status = $("play-status");
+  const agent = view.seats[1 - view.you];
+  let text;
+  let kind = "";
+  if (view.over) {
+    text = `Game over — ${view.verdict.replace(/^final: /, "")}`;
+    kind = view.verdict.includes("you win") ? "ok" : "bad";
+  } else if (studio.play.waiting || view.busy) {
+    text = `${agent} is thinking…`;
+  } else if (view.your_turn && view.totem === null) {
+    text = "Your turn: put the totem on a stone (click one)";
+  } else if (view.your_turn) {
+    text = `Your turn: place a token on ${view.totem_line}, then move the totem`;
+  } else {
+    text = `${agent} to play`;
+  }
+  status.className = `verdict ${kind}`;
+  status.textContent = text;
+  status.dataset.over = String(view.over);
+}
+
+function showScores(view) {
+  const names = view.seats.map((s, i) => (i === view.you ? "you" : s));
+  const okapi = view.okapi === null ? "not taken yet" : `${names[view.okapi]} (+${view.okapi_points})`;
+  $("play-score").replaceChildren(
+    element("span", { class: "big" }, `${names[0]} ${view.scores[0]} – ${view.scores[1]} ${names[1]}`),
+    element("span", {}, ` · Okapi: ${okapi}`));
+  const controller = (c) => (c === null ? "nobody" : c === -1 ? "both" : names[c]);
+  const rows = view.territories.map((t) =>
+    element("tr", {}, element("td", {}, t.name), element("td", {}, String(t.size)),
+            element("td", {}, String(t.tokens[0])), element("td", {}, String(t.tokens[1])),
+            element("td", {}, controller(t.controller)), element("td", {}, String(t.points))));
+  $("play-territories").replaceChildren(
+    element("tr", {}, ...["territory", "size", names[0], names[1], "controls", "points"]
+      .map((h) => element("th", {}, h))), ...rows);
+}
+
+function showReserves(view) {
+  const names = view.seats.map((s, i) => (i === view.you ? "your hand" : `${s}'s hand`));
+  const chip = (player) => {
+    const c = element("span", { class: "chip token-chip" });
+    c.style.background = studio.catalogue.player_colours[player];
+    return c;
+  };
+  $("play-reserves").replaceChildren(...view.reserves.map((reserve, player) =>
+    element("p", {}, chip(player), element("b", {}, ` ${names[player]}: `),
+            reserve.filter((r) => r.count).map((r) => `${r.count} ${r.name}${r.count > 1 ? "s" : ""}`)
+              .join(", ") || "empty")));
+}
+
+function sameStart(swaps, prefix) {
+  return prefix.every((cell, i) => swaps[i] === cell);
+}
+
+function candidates() {
+  const { kind, cell, swaps } = studio.play.choice;
+  return studio.play.view.legal.filter((m) => m.kind !== null && (kind === null || m.kind === kind)
+    && (cell === null || m.cell === cell) && sameStart(m.swaps, swaps));
+}
+
+function resetChoice(redraw = true) {
+  studio.play.choice = { kind: null, cell: null, swaps: [] };
+  if (redraw && studio.play.view) showChoice();
+}
+
+function chooseAnimal(kind) {
+  const view = studio.play.view;
+  if (!view || !view.your_turn || studio.play.waiting) return;
+  if (!view.legal.some((m) => m.kind === kind)) {
+    showMessage(`no ${ANIMALS[kind]} can be placed now`);
+    return;
+  }
+  studio.play.choice = { kind, cell: null, swaps: [] };
+  showChoice();
+}
+
+// Highlight what can be clicked next, and play the move once nothing is left to choose.
+function showChoice() {
+  const view = studio.play.view;
+  const board = $("play-board");
+  const choice = studio.play.choice;
+  let cells = [], swaps = [], stones = [];
+  if (view.your_turn && !studio.play.waiting) {
+    if (view.totem === null) {
+      stones = view.legal.filter((m) => m.kind === null && m.totem !== null).map((m) => m.totem);
+    } else if (choice.kind !== null && choice.cell === null) {
+      cells = [...new Set(candidates().map((m) => m.cell))];
+    } else if (choice.cell !== null) {
+      const found = candidates();
+      const here = found.filter((m) => m.swaps.length === choice.swaps.length);
+      swaps = [...new Set(found.filter((m) => m.swaps.length > choice.swaps.length)
+        .map((m) => m.swaps[choice.swaps.length]))];
+      stones = here.filter((m) => m.totem !== null).map((m) => m.totem);
+      if (swaps.length === 0 && here.length === 1) {
+        guarded(playMove)(here[0].text);
+        return;
+      }
+    }
+  }
+  markCells(board, cells, "target");
+  markCells(board, swaps, "swap");
+  markCells(board, choice.cell ? [choice.cell, ...choice.swaps] : [], "chosen");
+  markStones(board, stones, "target");
+  showActions(view, swaps.length > 0);
+}
+
+function showActions(view, swapping) {
+  const box = $("play-actions");
+  if (!view.your_turn || studio.play.waiting) { box.replaceChildren(); return; }
+  const choice = studio.play.choice;
+  const reserve = view.reserves[view.you];
+  const animals = view.totem === null ? [] : reserve.map((r) =>
+    element("button", { class: "animal", "data-kind": r.kind, "aria-pressed": String(choice.kind === r.kind),
+                        disabled: !view.legal.some((m) => m.kind === r.kind) || null,
+                        title: `${r.name}, ${r.points} points (${r.kind})`,
+                        onclick: () => chooseAnimal(r.kind) },
+            element("kbd", {}, r.kind), ` ${r.name} ×${r.count}`));
+  const others = view.legal.filter((m) => m.kind === null && (m.card || m.pass)).map((m) =>
+    element("button", { onclick: guarded(() => playMove(m.text)) }, m.pass ? "Pass" : m.text));
+  let help = "";
+  if (choice.kind && !choice.cell) help = `${ANIMALS[choice.kind]}: click a highlighted cell`;
+  if (choice.cell) {
+    help = `${ANIMALS[choice.kind]} on ${choice.cell}` +
+      (choice.swaps.length ? `, swapping with ${choice.swaps.join(", ")}` : "") +
+      (swapping ? ": click a gazelle to swap with it, or a highlighted stone for the totem"
+                : ": click a highlighted stone for the totem");
+  }
+  box.replaceChildren(element("div", { class: "row" }, animals, others),
+                      element("p", { class: "choice" }, help));
+}
+
+function playBoardClick(event) {
+  const view = studio.play.view;
+  if (!view || !view.your_turn || studio.play.waiting) return;
+  const stone = event.target.closest(".stone");
+  if (stone) { stoneClicked(Number(stone.dataset.position)); return; }
+  const hit = event.target.closest(".hit");
+  if (hit) cellClicked(hit.dataset.cell);
+}
+
+function cellClicked(cell) {
+  const choice = studio.play.choice;
+  const view = studio.play.view;
+  if (choice.cell !== null && candidates().some((m) => m.swaps[choice.swaps.length] === cell)) {
+    choice.swaps = [...choice.swaps, cell];
+  } else {
+    if (choice.kind === null) {
+      const kinds = [...new Set(view.legal.filter((m) => m.cell === cell).map((m) => m.kind))];
+      if (kinds.length !== 1) {
+        showMessage(kinds.length ? "choose an animal first: Z G E L C" : `nothing can be placed on ${cell}`);
+        return;
+      }
+      choice.kind = kinds[0];
+    }
+    if (!view.legal.some((m) => m.kind === choice.kind && m.cell === cell)) {
+      showMessage(`no ${ANIMALS[choice.kind]} on ${cell}: the totem faces ${view.totem_line}`);
+      return;
+    }
+    choice.cell = cell;
+    choice.swaps = [];
+  }
+  showChoice();
+}
+
+function stoneClicked(position) {
+  const view = studio.play.view;
+  const choice = studio.play.choice;
+  if (view.totem === null) {
+    const opening = view.legal.find((m) => m.kind === null && m.totem === position);
+    if (opening) guarded(playMove)(opening.text);
+    return;
+  }
+  if (choice.cell === null) {
+    showMessage("place a token first: choose an animal, then a cell");
+    return;
+  }
+  const move = candidates().find((m) => m.swaps.length === choice.swaps.length && m.totem === position);
+  if (move) guarded(playMove)(move.text);
+  else showMessage(`the totem cannot go to stone ${position} now`);
+}
+
+// -- Test --------------------------------------------------------------------------------------------
+function showBoardCopies() {
+  const report = studio.draw.report;
+  if (!report) return;
+  setBoard($("test-board"), report.svg);
+}
+
+async function startTest() {
+  const body = { rows: studio.draw.rows, agent: $("test-agent").value, games: Number($("test-games").value),
+                 seed: Number($("test-seed").value), variant: $("test-variant").value };
+  const opponent = $("test-opponent").value;
+  if (opponent) body.opponent = opponent;
+  if (body.agent === "mcts" || opponent === "mcts") body.iterations = Number($("test-iterations").value);
+  $("test-results").replaceChildren();
+  setTesting(true);
+  try {
+    studio.test.job = await api("POST", "/api/playtest", body);
+    const job = await waitForJob(studio.test.job, showTestProgress);
+    if (job.state === "done") showTestResults(job.result);
+    else $("test-status").textContent = `cancelled after ${job.done} of ${job.total} games`;
+  } finally {
+    setTesting(false);
+  }
+}
+
+function setTesting(running) {
+  $("test-start").disabled = running;
+  $("test-cancel").disabled = !running;
+  $("test-progress").hidden = !running;
+}
+
+function showTestProgress(job) {
+  const bar = $("test-progress");
+  bar.max = Math.max(job.total, 1);
+  bar.value = job.done;
+  $("test-status").textContent = `${job.done} of ${job.total} games played (${job.seconds} s)`;
+}
+
+async function cancelTest() {
+  if (studio.test.job) await api("POST", `/api/jobs/${studio.test.job.id}/cancel`);
+}
+
+function showTestResults(r) {
+  const interval = (x, f) => `${f(x.value ?? x.mean)}  [${f(x.low)}, ${f(x.high)}]`;
+  const signed = (x) => (x === null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(1));
+  const rows = [
+    ["first player wins", interval(r.first_player_win, percent), "50 % is a fair board"],
+    ["draws", percent(r.draws.value), ""],
+    ["score margin (first − second)", interval(r.margin, signed), "points"],
+    ["winning margin", number(r.abs_margin.mean), "points on average"],
+    ["decisiveness", interval(r.decisiveness, (x) => number(x, 2)), "share of the game the winner led to the end"],
+    ["game length", number(r.length.mean), "turns"],
+    ["lead changes", number(r.lead_changes.mean), "per game"],
+    ["layout score", number(r.score, 3), "the lab's 0–1 summary"],
+  ];
+  $("test-results").replaceChildren(
+    element("tr", {}, element("th", {}, "measure"), element("th", {}, "value [95 % interval]"), element("th", {}, "")),
+    ...rows.map(([name, value, note]) => element("tr", {}, element("td", {}, name),
+      element("td", { class: "num" }, value), element("td", { class: "small" }, note))));
+  $("test-status").textContent = `${r.games} games of ${r.agents.join(" against ")}, seed ${r.seed}`;
+}
+
+// -- Print -------------------------------------------------------------------------------------------
+function printParameters(format) {
+  const params = { rows: studio.draw.rows.join(","), format, paper: $("print-paper").value.trim() || "a4",
+                   crop_marks: $("print-crop").checked ? "1" : "0", bleed_mm: $("print-bleed").value || "0",
+                   backs: $("print-backs").value, kit: $("print-kit").checked ? "1" : "0",
+                   variant: $("print-variant").value, title: $("print-title").value.trim() };
+  if ($("print-cell").value) params.cell_mm = $("print-cell").value;
+  if (format === "png") params.dpi = $("print-dpi").value || "150";
+  return params;
+}
+
+function updatePrintLinks() {
+  for (const format of ["svg", "pdf", "png"]) {
+    $(`print-${format}`).href = tokenUrl("/api/print", printParameters(format));
+  }
+  // the preview: the board's printed page itself (the kit's pages are in the PDF)
+  const preview = $("print-preview");
+  const source = tokenUrl("/api/print", { ...printParameters("svg"), kit: "0" });
+  if (preview.dataset.source !== source) {
+    preview.dataset.source = source;
+    preview.src = source;
+  }
+}
+
+// -- Awimbawé ----------------------------------------------------------------------------------------
+async function newMatch() {
+  const agent = $("aw-agent").value;
+  const body = { agent, seat: Number($("aw-seat").value), variant: $("aw-variant").value,
+                 seed: $("aw-seed").value === "" ? null : Number($("aw-seed").value) };
+  if (agent === "mcts") body.iterations = Number($("aw-iterations").value);
+  showMatch(await api("POST", "/api/awimbawe/new", body));
+  await awimbaweAgentTurn();
+}
+
+async function awimbaweMove(text) {
+  const view = studio.aw.view;
+  if (!view || studio.aw.waiting) return;
+  showMatch(await api("POST", `/api/awimbawe/${view.id}/move`, { move: text }));
+  await awimbaweAgentTurn();
+}
+
+async function awimbaweAgentTurn() {
+  const view = studio.aw.view;
+  if (!view || view.over || view.your_turn) return;
+  studio.aw.waiting = true;
+  showMatch(view);
+  try {
+    const answer = await api("POST", `/api/awimbawe/${view.id}/agent`);
+    if (answer.job) await waitForJob(answer.job);
+    showMatch(answer.view || await api("GET", `/api/awimbawe/${view.id}`));
+  } finally {
+    studio.aw.waiting = false;
+    showMatch(studio.aw.view);
+  }
+}
+
+function cardElement(card, options = {}) {
+  if (card.name === "?") return element("div", { class: "card back", title: "face down" });
+  const crowns = card.crowns < 0 ? `${card.crowns} ♛` : "♛".repeat(card.crowns);
+  return element("div", { class: `card suit-${card.name[0]}${options.playable ? " playable" : ""}` +
+                          `${options.blocked ? " blocked" : ""}`,
+                          "data-card": card.name, title: `${card.name}: ${card.animal} (${card.suit})` +
+                          (options.blocked ? ", blocked by a snake" : ""),
+                          onclick: options.onclick || null },
+                 element("span", { class: "value" }, card.name),
+                 element("span", { class: "animal" }, card.animal),
+                 element("span", { class: "crowns" }, crowns));
+}
+
+function showMatch(view) {
+  studio.aw.view = view;
+  const me = view.you;
+  const them = 1 - me;
+  const playable = new Set(view.your_turn && !studio.aw.waiting ? view.legal.map((m) => m.card) : []);
+  const blocked = new Set(view.blocked);
+  const mine = (card) => cardElement(card, { playable: playable.has(card.name), blocked: blocked.has(card.name),
+                                             onclick: () => chooseCard(card.name) });
+  const piles = (seat, own) => element("div", { class: "piles" }, view.piles[seat].map((pile, k) =>
+    element("div", { class: "pile", title: `pile ${k + 1}` }, element("small", {}, `${k + 1}`),
+            pile.map((card, i) => (own && i === pile.length - 1 ? mine(card)
+              : cardElement(card, { blocked: blocked.has(card.name) }))))));
+  const backs = Array.from({ length: view.opponent_hand_size }, () => element("div", { class: "card back" }));
+  const side = (seat) => `hyenas ${view.hyenas[seat]} · crowns ${view.crowns[seat]} · rounds won ${view.rounds_won[seat]}`;
+  $("aw-table").replaceChildren(
+    element("div", { class: "seat them" }, element("h3", {}, `${view.seats[them]} — ${side(them)}`),
+            element("div", { class: "hand" }, backs,
+                    view.blind_blocks ? element("small", {}, ` (${view.blind_blocks} blocked by your snake)`) : null),
+            piles(them, false)),
+    element("div", { class: "trick" }, element("h3", {}, `Round ${view.round} · trick ${view.tricks + 1}`),
+            element("div", { class: "hand" }, view.trick.map((c) => cardElement(c)))),
+    element("div", { class: "seat you" }, piles(me, true),
+            element("div", { class: "hand" }, view.hand.map(mine)),
+            element("h3", {}, `you — ${side(me)}`)));
+  showMatchStatus(view);
+  showMatchActions(view, null);
+  $("aw-log").replaceChildren(...view.log.slice().reverse().map((line) => element("li", {}, line)));
+  const record = $("aw-record");
+  record.hidden = !view.over;
+  record.href = tokenUrl(`/api/awimbawe/${view.id}/record`);
+  record.setAttribute("download", `awimbawe-${view.id}.json`);
+}
+
+function showMatchStatus(view) {
+  const status = $("aw-status");
+  const agent = view.seats[1 - view.you];
+  if (view.over) {
+    const won = view.winner === view.you;
+    status.className = `verdict ${won ? "ok" : "bad"}`;
+    status.textContent = `Match over — ${won ? "you win" : `${agent} wins`} ${Math.max(...view.rounds_won)}–${Math.min(...view.rounds_won)}`;
+  } else {
+    status.className = "verdict";
+    status.textContent = studio.aw.waiting || view.busy ? `${agent} is thinking…`
+      : view.your_turn ? "Your turn: click a highlighted card" : `${agent} to play`;
+  }
+}
+
+function chooseCard(name) {
+  const view = studio.aw.view;
+  if (!view.your_turn || studio.aw.waiting) return;
+  const moves = view.legal.filter((m) => m.card === name);
+  if (moves.length === 1) guarded(awimbaweMove)(moves[0].text);
+  else if (moves.length > 1) showMatchActions(view, name);
+  else showMessage(`${name} cannot be played now`);
+}
+
+function showMatchActions(view, card) {
+  const box = $("aw-actions");
+  if (!view.your_turn || studio.aw.waiting) { box.replaceChildren(); return; }
+  const moves = view.legal.filter((m) => (card ? m.card === card : m.card === null));
+  const title = card ? `${card}: how?` : (moves.length ? "Choose:" : "");
+  box.replaceChildren(element("p", { class: "choice" }, title), element("div", { class: "row" },
+    moves.map((m) => element("button", { "data-move": m.text, onclick: guarded(() => awimbaweMove(m.text)) },
+                             `${m.words} (${m.text})`))));
+}
+
+// -- start -----------------------------------------------------------------------------------------
+function fillForms(catalogue) {
+  fillSelect($("rules"), catalogue.rules);
+  fillSelect($("builtin"), Object.keys(catalogue.layouts));
+  fillSelect($("mix"), ["", ...catalogue.mixes.map((m) => m.join(","))], { "": "any mix" });
+  const agentLabels = { random: "random", greedy: "greedy", mcts: "mcts (search)" };
+  for (const id of ["play-agent", "test-agent", "aw-agent"]) fillSelect($(id), catalogue.agents, agentLabels);
+  fillSelect($("test-opponent"), ["", ...catalogue.agents], { "": "itself", ...agentLabels });
+  $("play-agent").value = "greedy";
+  $("test-agent").value = "greedy";
+  $("aw-agent").value = "greedy";
+  for (const id of ["play-variant", "test-variant", "print-variant"]) fillSelect($(id), catalogue.variants);
+  fillSelect($("aw-variant"), catalogue.awimbawe_variants);
+}
+
+function wire() {
+  for (const tab of document.querySelectorAll(".tabs button")) {
+    tab.addEventListener("click", () => showView(tab.dataset.view));
+  }
+  document.addEventListener("keydown", onKey);
+  $("help-button").addEventListener("click", () => $("help").showModal());
+  const board = $("draw-board");
+  board.addEventListener("pointerdown", startPainting);
+  board.addEventListener("pointermove", keepPainting);
+  board.addEventListener("contextmenu", pickTerritory);
+  window.addEventListener("pointerup", stopPainting);
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("clear").addEventListener("click", clearBoard);
+  $("rules").addEventListener("change", checkBoard);
+  $("random-board").addEventListener("click", guarded(randomBoard));
+  $("load-builtin").addEventListener("click", guarded(loadBuiltin));
+  $("load-paste").addEventListener("click", guarded(loadPasted));
+  $("new-game").addEventListener("click", guarded(newGame));
+  $("load-record").addEventListener("change", guarded(loadRecord));
+  $("play-board").addEventListener("click", playBoardClick);
+  $("play-typed").addEventListener("click", guarded(() => playMove($("move-text").value.trim())));
+  $("move-text").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") guarded(() => playMove($("move-text").value.trim()))();
+  });
+  $("test-start").addEventListener("click", guarded(startTest));
+  $("test-cancel").addEventListener("click", guarded(cancelTest));
+  for (const node of document.querySelectorAll("#view-print input, #view-print select")) {
+    node.addEventListener("input", updatePrintLinks);
+  }
+  $("aw-new").addEventListener("click", guarded(newMatch));
+}
+
+async function start() {
+  if (!TOKEN) {
+    showMessage("this address has no token: open the one `kiwara studio` printed");
+    return;
+  }
+  studio.catalogue = await api("GET", "/api/catalogue");
+  fillForms(studio.catalogue);
+  wire();
+  studio.draw.rows = studio.catalogue.layouts.classic.slice();
+  renderPalette();
+  await checkBoard();
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", guarded(start));

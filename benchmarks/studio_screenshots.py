@@ -1,0 +1,119 @@
+"""Screenshots of the studio's views, taken from the real page in headless Chromium (for the
+README): a board being drawn with its problems highlighted, a game against greedy with a
+crocodile's choices shown, an Awimbawé match, and the Print view.
+
+Run: .venv/bin/python benchmarks/studio_screenshots.py [--out docs/images]
+Needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from studio_browser import chromium, studio_server  # noqa: E402
+
+WAIT = 180
+
+
+def wait_for(driver, script: str, what: str, *args):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: d.execute_script(script, *args), message=f"waiting for {what}")
+
+
+def click_cell(driver, board: str, cell: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    hit = driver.find_element(By.CSS_SELECTOR, f"#{board} .hit[data-cell='{cell}']")
+    ActionChains(driver).move_to_element(hit).click().perform()
+
+
+def press(driver, keys: str) -> None:
+    from selenium.webdriver.common.by import By
+    driver.find_element(By.TAG_NAME, "body").send_keys(keys)
+
+
+def my_turn(driver, after_ply: int = -1) -> None:
+    """Wait until the person is to move (or the game is over) after move ``after_ply``."""
+    wait_for(driver, "const v = studio.play.view; return v && !studio.play.waiting && "
+                     "v.ply > arguments[0] && (v.your_turn || v.over)", "my turn", after_ply)
+
+
+def ply(driver) -> int:
+    return driver.execute_script("return studio.play.view.ply")
+
+
+def draw_view(driver, out: Path) -> None:
+    press(driver, "1")
+    press(driver, "c")                       # territory C reaches f5: split, and E too small
+    click_cell(driver, "draw-board", "f5")
+    wait_for(driver, "return document.querySelectorAll('#draw-board .hit.bad').length > 0 && "
+                     "!studio.draw.busy", "the problems")
+    driver.save_screenshot(str(out / "studio-draw.png"))
+    press(driver, "e")
+    click_cell(driver, "draw-board", "f5")   # back to the classic board
+    wait_for(driver, "return studio.draw.report && studio.draw.report.valid && !studio.draw.busy",
+             "a valid board")
+
+
+def play_view(driver, out: Path) -> None:
+    from selenium.webdriver.common.by import By
+    press(driver, "2")
+    driver.find_element(By.ID, "new-game").click()
+    my_turn(driver)
+    driver.find_element(By.CSS_SELECTOR, "#play-board .stone[data-position='7']").click()
+    rng = random.Random(4)
+    for _ in range(9):                       # a few moves, typed, to reach a busy board
+        my_turn(driver, 1)
+        before = ply(driver)
+        legal = driver.execute_script("return studio.play.view.legal.map(m => m.text)")
+        box = driver.find_element(By.ID, "move-text")
+        box.clear()
+        box.send_keys(rng.choice(legal) + "\n")
+        my_turn(driver, before + 1)
+    kinds = driver.execute_script("return [...new Set(studio.play.view.legal.map(m => m.kind))]")
+    press(driver, "c" if "C" in kinds else kinds[0].lower())
+    driver.save_screenshot(str(out / "studio-play.png"))
+
+
+def awimbawe_view(driver, out: Path) -> None:
+    from selenium.webdriver.common.by import By
+    press(driver, "5")
+    driver.find_element(By.ID, "aw-seed").send_keys("3")
+    driver.find_element(By.ID, "aw-new").click()
+    wait_for(driver, "const v = studio.aw.view; return v && !studio.aw.waiting && v.your_turn",
+             "my turn at Awimbawé")
+    driver.save_screenshot(str(out / "studio-awimbawe.png"))
+
+
+def print_view(driver, out: Path) -> None:
+    from selenium.webdriver.common.by import By
+    press(driver, "4")
+    driver.find_element(By.ID, "print-kit").click()
+    driver.save_screenshot(str(out / "studio-print.png"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="docs/images")
+    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--height", type=int, default=900)
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with studio_server() as url, chromium(args.width, args.height) as driver:
+        driver.get(url)
+        wait_for(driver, "return document.body.dataset.ready === 'true'", "the page")
+        for take in (draw_view, play_view, awimbawe_view, print_view):
+            take(driver, out)
+            print(f"{take.__name__}: done")
+    for name in ("draw", "play", "awimbawe", "print"):
+        print(f"wrote {out / f'studio-{name}.png'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -131,7 +131,9 @@ def click_move(driver, move: dict, view: dict) -> None:
     longer = [m for m in view["legal"] if m["kind"] == move["kind"] and m["cell"] == move["cell"]
               and m["swaps"][:len(move["swaps"])] == move["swaps"]
               and len(m["swaps"]) > len(move["swaps"])]
-    if len(same) > 1 or longer:                      # else the page plays it by itself
+    if move["totem"] is None and longer:             # the last placement, swaps declined
+        click(driver, "#end-placement")
+    elif len(same) > 1 or longer:                    # else the page plays it by itself
         click(driver, f"#play-board .stone.target[data-position='{move['totem']}']")
 
 

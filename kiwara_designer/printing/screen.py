@@ -8,8 +8,10 @@ classes on elements the server drew and never computes a coordinate itself.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
+from ..geometry import Grid
 from ..layout import TERRITORY_CHARS, Layout
 from .art import emblem
 from .board import TOKEN_SHARE, BoardGeometry, draw_board, tint
@@ -29,7 +31,28 @@ def screen_board(layout: Layout, tokens: Sequence[ScreenToken | None] = (),
                  totem: int | None = None, direction: str = "clockwise",
                  cell: float = SCREEN_CELL_MM) -> str:
     """Inline SVG of ``layout`` as printed (no title block), ``tokens`` (one entry per cell,
-    or empty) and the ``totem`` on its stone; one ``rect.hit`` per cell on top."""
+    or empty) and the ``totem`` on its stone; one ``rect.hit`` per cell on top.
+
+    The board and each token are drawn once and kept (a game shows the same board on every
+    move, and drawing is most of a request's time); a position is their concatenation."""
+    below, above = _board_parts(layout.rows, direction, cell)
+    grid = layout.grid
+    parts = [below, '<g class="tokens">']
+    parts += [_token_svg(grid, index, token, cell) for index, token in enumerate(tokens)
+              if token is not None]
+    parts.append("</g>")
+    if totem is not None:
+        parts.append(_totem_svg(grid, totem, direction, cell))
+    parts.append(above)
+    return "".join(parts)
+
+
+@lru_cache(maxsize=512)
+def _board_parts(rows: tuple[str, ...], direction: str, cell: float) -> tuple[str, str]:
+    """The SVG up to where tokens go (the printed board piece) and from there on (the click
+    targets), for a layout given by its rows (its names colour it: a Layout is equal to any
+    renaming of itself, so it would be the wrong key)."""
+    layout = Layout.from_rows(rows)
     geometry = BoardGeometry(layout.grid, cell, direction)
     trim = geometry.trim
     drawing = new_drawing(trim.width, trim.height, "Kiwara board")
@@ -39,23 +62,12 @@ def screen_board(layout: Layout, tokens: Sequence[ScreenToken | None] = (),
     drawing.attribs.pop("height", None)
     drawing.add(draw_board(drawing, layout, geometry, PrintOptions(),
                            fills=[name_tint(name) for name in layout.names]))
-    grid = layout.grid
-    placed = drawing.g(**{"class": "tokens"})
-    for index, token in enumerate(tokens):
-        if token is not None:
-            placed.add(_token(drawing, geometry, index, token, grid.cell_name(index)))
-    drawing.add(placed)
-    if totem is not None:
-        x, y = geometry.stone_centre(totem)
-        marker = drawing.g(**{"class": "totem", "data-position": str(totem)})
-        marker.add(drawing.circle((mm(x), mm(y)), mm(geometry.stone_radius * 1.25), fill="none",
-                                  stroke=TOTEM_COLOUR, stroke_width=mm(0.08 * cell)))
-        drawing.add(marker)
     # cells the page marks as breaking a rule get red hatching over their own colour
     hatch = drawing.defs.add(drawing.pattern(id="problem-hatch", size=(4, 4),
                                              patternUnits="userSpaceOnUse",
                                              patternTransform="rotate(45)"))
     hatch.add(drawing.rect((0, 0), (1.3, 4), fill="#C62828"))
+    grid = layout.grid
     hits = drawing.g(**{"class": "hits"})
     for index in grid.cells:
         r = geometry.cell_rect(index)
@@ -65,7 +77,27 @@ def screen_board(layout: Layout, tokens: Sequence[ScreenToken | None] = (),
         hit.update({"class": "hit", "data-cell": grid.cell_name(index)})
         hits.add(hit)
     drawing.add(hits)
-    return drawing.tostring()
+    text = drawing.tostring()
+    split = text.index('<g class="hits">')
+    return text[:split], text[split:]
+
+
+@lru_cache(maxsize=4096)
+def _token_svg(grid: Grid, index: int, token: ScreenToken, cell: float) -> str:
+    geometry = BoardGeometry(grid, cell)
+    drawing = new_drawing(1, 1, "")
+    return _token(drawing, geometry, index, token, grid.cell_name(index)).tostring()
+
+
+@lru_cache(maxsize=1024)
+def _totem_svg(grid: Grid, totem: int, direction: str, cell: float) -> str:
+    geometry = BoardGeometry(grid, cell, direction)
+    drawing = new_drawing(1, 1, "")
+    x, y = geometry.stone_centre(totem)
+    marker = drawing.g(**{"class": "totem", "data-position": str(totem)})
+    marker.add(drawing.circle((mm(x), mm(y)), mm(geometry.stone_radius * 1.25), fill="none",
+                              stroke=TOTEM_COLOUR, stroke_width=mm(0.08 * cell)))
+    return marker.tostring()
 
 
 def name_tint(name: str) -> str:

@@ -332,6 +332,20 @@ class Studio:
                 self.sessions.popitem(last=False)
         return session
 
+    def _open(self, game, state, human: int, spec: str, seed: int, setup, variant,
+              moves: list | None = None) -> Session:
+        """A new game's session: the agent from its spec, one random stream for the agent's
+        choices and one for chance (so the agent's appetite never shifts the deals); chance
+        nodes at the start are drawn at once."""
+        from ..agents import make_agent
+        agent = make_agent(spec, game)
+        session = self._add(lambda gid: Session(
+            gid, game, state, human, agent, spec, seed, random.Random(f"{seed}:agent"),
+            random.Random(f"{seed}:chance"), setup, variant, moves=list(moves or ())))
+        with session.lock:
+            self._settle(session)
+        return session
+
     def session(self, game_id: Any, game_name: str) -> Session:
         session = self.sessions.get(game_id) if isinstance(game_id, str) else None
         if session is None or session.game.name != game_name:
@@ -343,7 +357,6 @@ class Studio:
                    seat: Any = 0, variant: Any = "classic", seed: Any = None) -> dict:
         """A game of Kiwara on ``rows`` against an agent; the person plays seat ``seat`` (0
         opens with the totem)."""
-        from ..agents import make_agent
         from ..engine import KIWARA
         layout = board_from_rows(rows)
         rules = kiwara_variant(variant)
@@ -352,17 +365,14 @@ class Studio:
         spec = agent_spec(agent, iterations)
         human = need_int(seat, "seat", 0, 1)
         seed = seed_or_new(seed)
-        state = KIWARA.new_state(layout, rules)
-        session = self._add(lambda gid: Session(
-            gid, KIWARA, state, human, make_agent(spec, KIWARA), spec, seed,
-            random.Random(f"{seed}:agent"), random.Random(f"{seed}:chance"), layout, rules))
+        session = self._open(KIWARA, KIWARA.new_state(layout, rules), human, spec, seed, layout,
+                             rules)
         return self.kiwara_view(session)
 
     def load_kiwara(self, record: Any, agent: Any = "greedy", iterations: Any = None,
                     seat: Any = None) -> dict:
         """A game from a record's text (as downloaded), replayed move by move; the person takes
         ``seat`` (default: the player to move) and the game goes on from there."""
-        from ..agents import make_agent
         from ..engine import KIWARA, GameRecord
         from ..engine.record import DRAW
         text = need_text(record, "record", MAX_TEXT)
@@ -378,11 +388,9 @@ class Studio:
         spec = agent_spec(agent, iterations)
         if game_record.deck is not None:
             state = state.determinize(human, None)     # a fixed deck order: forgotten
-        session = self._add(lambda gid: Session(
-            gid, KIWARA, state, human, make_agent(spec, KIWARA), spec, seed,
-            random.Random(f"{seed}:agent"), random.Random(f"{seed}:chance"),
-            game_record.layout, game_record.variant,
-            moves=[m for m in game_record.moves if not m.startswith(DRAW)]))
+        session = self._open(KIWARA, state, human, spec, seed, game_record.layout,
+                             game_record.variant,
+                             [m for m in game_record.moves if not m.startswith(DRAW)])
         session.log.append(f"loaded a record of {len(game_record.moves)} moves")
         return self.kiwara_view(session)
 
@@ -518,19 +526,14 @@ class Studio:
                      variant: Any = "classic", seed: Any = None) -> dict:
         """A match of Awimbawé against an agent (``mcts`` means ``ismcts`` here: the agent sees
         only what its seat may see)."""
-        from ..agents import make_agent
         from ..awimbawe import builtin_variant_names, load_variant
         from ..awimbawe.game import AWIMBAWE
         rules = load_variant(need_choice(variant or "classic", "variant", builtin_variant_names()))
         spec = agent_spec(agent, iterations).replace("mcts", "ismcts")
         human = need_int(seat, "seat", 0, 1)
         seed = seed_or_new(seed)
-        state = AWIMBAWE.new_state(None, rules)
-        session = self._add(lambda gid: Session(
-            gid, AWIMBAWE, state, human, make_agent(spec, AWIMBAWE), spec, seed,
-            random.Random(f"{seed}:agent"), random.Random(f"{seed}:chance"), None, rules))
-        with session.lock:
-            self._settle(session)
+        session = self._open(AWIMBAWE, AWIMBAWE.new_state(None, rules), human, spec, seed,
+                             None, rules)
         return self.awimbawe_view(session)
 
     def awimbawe_view(self, session: Session) -> dict:

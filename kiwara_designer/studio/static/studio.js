@@ -358,7 +358,7 @@ async function newGame() {
     showMessage("note: the drawn board breaks the rules; playing it anyway", "info");
   }
   showGame(await api("POST", "/api/kiwara/new", body));
-  await agentTurn();
+  await agentTurn("kiwara");
 }
 
 async function loadRecord(event) {
@@ -369,32 +369,43 @@ async function loadRecord(event) {
   if (agent === "mcts") body.iterations = Number($("play-iterations").value);
   event.target.value = "";
   showGame(await api("POST", "/api/kiwara/load", body));
-  await agentTurn();
+  await agentTurn("kiwara");
 }
 
-async function playMove(text) {
-  const view = studio.play.view;
-  if (!view || studio.play.waiting) return;
-  resetChoice(false);
-  showGame(await api("POST", `/api/kiwara/${view.id}/move`, { move: text }));
-  await agentTurn();
+// A game's moves, for either game: the person's move, then the agent's turn, whose move comes
+// at once or as a job to wait for (a long search).
+const GAMES = {
+  kiwara: { holder: () => studio.play, show: (view) => showGame(view) },
+  awimbawe: { holder: () => studio.aw, show: (view) => showMatch(view) },
+};
+
+async function sendMove(game, text) {
+  const { holder, show } = GAMES[game];
+  const view = holder().view;
+  if (!view || holder().waiting) return;
+  if (game === "kiwara") resetChoice(false);
+  show(await api("POST", `/api/${game}/${view.id}/move`, { move: text }));
+  await agentTurn(game);
 }
 
-// The agent's turn: its move comes at once, or as a job to wait for (a long search).
-async function agentTurn() {
-  const view = studio.play.view;
+async function agentTurn(game) {
+  const { holder, show } = GAMES[game];
+  const view = holder().view;
   if (!view || view.over || view.your_turn) return;
-  studio.play.waiting = true;
-  showGame(view);
+  holder().waiting = true;
+  show(view);
   try {
-    const answer = await api("POST", `/api/kiwara/${view.id}/agent`);
+    const answer = await api("POST", `/api/${game}/${view.id}/agent`);
     if (answer.job) await waitForJob(answer.job);
-    showGame(answer.view || await api("GET", `/api/kiwara/${view.id}`));
+    show(answer.view || await api("GET", `/api/${game}/${view.id}`));
   } finally {
-    studio.play.waiting = false;
-    if (studio.play.view) showGame(studio.play.view);
+    holder().waiting = false;
+    show(holder().view);
   }
 }
+
+const playMove = (text) => sendMove("kiwara", text);
+const awimbaweMove = (text) => sendMove("awimbawe", text);
 
 function showGame(view) {
   studio.play.view = view;
@@ -499,7 +510,7 @@ function showChoice() {
   const view = studio.play.view;
   const board = $("play-board");
   const choice = studio.play.choice;
-  let cells = [], swaps = [], stones = [];
+  let cells = [], swaps = [], stones = [], ending = null;
   if (view.your_turn && !studio.play.waiting) {
     if (view.totem === null) {
       stones = view.legal.filter((m) => m.kind === null && m.totem !== null).map((m) => m.totem);
@@ -511,6 +522,7 @@ function showChoice() {
       swaps = [...new Set(found.filter((m) => m.swaps.length > choice.swaps.length)
         .map((m) => m.swaps[choice.swaps.length]))];
       stones = here.filter((m) => m.totem !== null).map((m) => m.totem);
+      ending = here.find((m) => m.totem === null) || null;    // the last placement: no totem
       if (swaps.length === 0 && here.length === 1) {
         guarded(playMove)(here[0].text);
         return;
@@ -521,10 +533,12 @@ function showChoice() {
   markCells(board, swaps, "swap");
   markCells(board, choice.cell ? [choice.cell, ...choice.swaps] : [], "chosen");
   markStones(board, stones, "target");
-  showActions(view, swaps.length > 0);
+  showActions(view, swaps.length > 0, ending);
 }
 
-function showActions(view, swapping) {
+// The animals, other moves (a pass, a card), and what to click next; ``ending`` is the game's
+// last placement, which has no stone to click when a crocodile could still swap.
+function showActions(view, swapping, ending) {
   const box = $("play-actions");
   if (!view.your_turn || studio.play.waiting) { box.replaceChildren(); return; }
   const choice = studio.play.choice;
@@ -544,6 +558,10 @@ function showActions(view, swapping) {
       (choice.swaps.length ? `, swapping with ${choice.swaps.join(", ")}` : "") +
       (swapping ? ": click a gazelle to swap with it, or a highlighted stone for the totem"
                 : ": click a highlighted stone for the totem");
+  }
+  if (ending) {
+    others.push(element("button", { id: "end-placement", onclick: guarded(() => playMove(ending.text)) },
+                        `Place it here, no more swaps (${ending.text})`));
   }
   box.replaceChildren(element("div", { class: "row" }, animals, others),
                       element("p", { class: "choice" }, help));
@@ -692,29 +710,7 @@ async function newMatch() {
                  seed: $("aw-seed").value === "" ? null : Number($("aw-seed").value) };
   if (agent === "mcts") body.iterations = Number($("aw-iterations").value);
   showMatch(await api("POST", "/api/awimbawe/new", body));
-  await awimbaweAgentTurn();
-}
-
-async function awimbaweMove(text) {
-  const view = studio.aw.view;
-  if (!view || studio.aw.waiting) return;
-  showMatch(await api("POST", `/api/awimbawe/${view.id}/move`, { move: text }));
-  await awimbaweAgentTurn();
-}
-
-async function awimbaweAgentTurn() {
-  const view = studio.aw.view;
-  if (!view || view.over || view.your_turn) return;
-  studio.aw.waiting = true;
-  showMatch(view);
-  try {
-    const answer = await api("POST", `/api/awimbawe/${view.id}/agent`);
-    if (answer.job) await waitForJob(answer.job);
-    showMatch(answer.view || await api("GET", `/api/awimbawe/${view.id}`));
-  } finally {
-    studio.aw.waiting = false;
-    showMatch(studio.aw.view);
-  }
+  await agentTurn("awimbawe");
 }
 
 function cardElement(card, options = {}) {

@@ -94,6 +94,8 @@ def print_view(driver, out: Path) -> None:
     from selenium.webdriver.common.by import By
     press(driver, "4")
     driver.find_element(By.ID, "print-kit").click()
+    wait_for(driver, "const p = document.getElementById('print-preview'); "
+                     "return p.complete && p.naturalWidth > 0", "the printed page's preview")
     driver.save_screenshot(str(out / "studio-print.png"))
 
 

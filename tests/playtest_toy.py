@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from kiwara_designer.agents import register_agent
 from kiwara_designer.core.game import TERMINAL, Metric, Outcome
+from kiwara_designer.engine.game import KIWARA
 from kiwara_designer.layout import Layout
 from kiwara_designer.playtest.stats import Summary, summarise
 from toy_games import ToyMoveError
@@ -175,6 +176,12 @@ class ClaimGame:
 
     def record(self, setup, variant, moves, **meta):
         return {"rows": list(setup.rows), "moves": list(moves), **meta}
+
+    def setup_key(self, setup: Layout) -> str:      # a layout, keyed as Kiwara keys it
+        return KIWARA.setup_key(setup)
+
+    def setup_from_key(self, key: str) -> Layout:
+        return KIWARA.setup_from_key(key)
 
     def __reduce__(self):
         return "TOY_GAME"

@@ -217,3 +217,36 @@ def test_agents_decide_from_what_their_player_sees(game):
                     agent.choose(twin, random.Random(seed)), agent.name
             compared += twin != state
     assert compared, "no state with something hidden was compared"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_setup_key_stands_for_the_setup_it_keys(game):
+    setup = SETUPS.get(game.name)
+    key = game.setup_key(setup)
+    assert isinstance(key, str) and key
+    again = game.setup_from_key(key)
+    assert game.setup_key(again) == key
+    assert game.new_state(again, game.default_variant()).legal_moves()   # a setup to play from
+
+
+def test_kiwara_keys_a_layout_up_to_the_half_turn_only():
+    from kiwara_designer.formats import load_layout
+    kiwara, board = get_game("kiwara"), load_layout("president")
+    turns = {s.name: board.transformed(s) for s in board.grid.symmetries}
+    assert kiwara.setup_key(turns["half-turn"]) == kiwara.setup_key(board)
+    assert kiwara.setup_key(turns["left-right mirror"]) != kiwara.setup_key(board)
+    assert kiwara.setup_from_key(kiwara.setup_key(board)) == board.canonical_game()
+
+
+def test_awimbawe_keys_matches_dealt_from_their_seed_or_a_given_deck():
+    from kiwara_designer.awimbawe.state import Deal
+    awimbawe = get_game("awimbawe")
+    assert awimbawe.setup_key(None) == "deals" and awimbawe.setup_from_key("deals") is None
+    deck = ("D4 G6 P5 D3 D2 E9 M3 P2 E10 E7 M2 E8 M4 P4 G1 D1 M5 P6 P1 D6 G4 M6 G3 G2 P3 M1 "
+            "G5 D5")
+    assert awimbawe.setup_key(deck) == f"deck {deck}"
+    led = Deal.parse(deck, 1)
+    assert awimbawe.setup_key(led) == f"deck {deck} leader 1"
+    assert awimbawe.setup_from_key(f"deck {deck} leader 1") == led
+    with pytest.raises(KiwaraError, match="not an Awimbawé setup"):
+        awimbawe.setup_from_key("shuffle")

@@ -38,7 +38,8 @@ def test_race_stores_every_game_once_and_a_rerun_replays_it(tmp_path):
         assert store.totals()["duplicates"] == 0
         # each layout's games are the seeded games 0, 1, 2, … of a match
         arm = first.result.arms[0]
-        exp = store.experiment(first.layouts[arm.arm], ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(first.layouts[arm.arm], ToyVariant(),
+                               Pairing("random", "random"), TOY_GAME)
         assert store.games(exp) == play_match(first.layouts[arm.arm], None, "random",
                                               arm.games, 5, workers=1, game=TOY_GAME)
         again = race_layouts(store, LAYOUTS, None, "random", workers=2, **RACE)

@@ -73,7 +73,8 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
         assert store.totals()["duplicates"] == 0
         assert store.integrity_ok()
         # the store's games are exactly those of a fresh match, whatever the worker count
-        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(),
+                               Pairing("random", "random"), TOY_GAME)
         stored = store.games(exp)
         fresh = play_match(LAYOUTS[0].canonical_game(), None, "random", games=12, seed=2, workers=1,
                            game=TOY_GAME)
@@ -185,7 +186,8 @@ def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
     with Store(db) as store:
         assert store.integrity_ok()
         assert len(store.ranked()) == len(LAYOUTS)
-        exp = store.experiment(LAYOUTS[4].canonical_game(), ToyVariant(), Pairing("slow", "slow"))
+        exp = store.experiment(LAYOUTS[4].canonical_game(), ToyVariant(),
+                               Pairing("slow", "slow"), TOY_GAME)
         fresh = play_match(LAYOUTS[4].canonical_game(), None, "random", games=games, seed=9,
                            workers=1, game=TOY_GAME)
         # "slow" is "random" with a delay: the resumed store holds exactly the seeded games
@@ -224,7 +226,8 @@ def test_dask_local_cluster_path(tmp_path):
         summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, game=TOY_GAME,
                             scheduler=client)
         assert summary.games_stored == 24
-        exp = store.experiment(LAYOUTS[1].canonical_game(), ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(LAYOUTS[1].canonical_game(), ToyVariant(),
+                               Pairing("random", "random"), TOY_GAME)
         local = play_match(LAYOUTS[1].canonical_game(), None, "random", games=8, seed=3, workers=1,
                            game=TOY_GAME)
         assert store.games(exp) == local
@@ -277,7 +280,8 @@ def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
 def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
         run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
-        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(), Pairing("random", "random"))
+        exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(),
+                               Pairing("random", "random"), TOY_GAME)
         games = store.games(exp)
         assert games == play_match(LAYOUTS[0].canonical_game(), None, "random", 6, 1, workers=1,
                                    game=TOY_GAME)
@@ -288,7 +292,8 @@ def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
         first = ranked[0]
         assert first.values["regions_won_by_first"] == pytest.approx(
             sum(g.stats["regions_won"][0] for g in store.games(
-                store.experiment(first.layout, ToyVariant(), Pairing("random", "random")))) / 6)
+                store.experiment(first.layout, ToyVariant(),
+                                 Pairing("random", "random"), TOY_GAME))) / 6)
         assert "regions" in first.metrics and "territories" not in first.metrics
         with pytest.raises(StoreError, match="unknown metric 'contestedness'"):
             store.ranked("contestedness", game=TOY_GAME)
@@ -391,6 +396,54 @@ def test_a_file_of_the_first_schema_is_read_and_extended(tmp_path):
         # its games were seeded one by one: read, but a sweep may not add paired-seed games
         with pytest.raises(StoreError, match="seat-swapped pairs"):
             run_sweep(store, [classic], None, "random", games=4)
+        # keyed as Kiwara's when opened; its layout columns stay required, so no other game
+        assert store.db.execute("SELECT game, setup FROM layouts").fetchall() == [
+            ("kiwara", layout_key(classic))]
+        from kiwara_designer.core.game import get_game
+        with pytest.raises(StoreError, match="awimbawe experiments need a new database"):
+            store.setup_id(None, get_game("awimbawe"))
+
+
+# The layouts table as written before setups of any game: its columns NOT NULL, no game or key.
+PREVIOUS_LAYOUTS = """
+CREATE TABLE layouts (id INTEGER PRIMARY KEY, canonical TEXT NOT NULL UNIQUE,
+    width INTEGER NOT NULL, height INTEGER NOT NULL, size_mix TEXT NOT NULL,
+    rivers INTEGER NOT NULL, degree_sequence TEXT, articulations INTEGER, descriptors TEXT);
+"""
+
+
+def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
+    from kiwara_designer.formats import load_layout
+    from kiwara_designer.playtest.store import SCHEMA, layout_key
+    db, classic = tmp_path / "previous.sqlite", load_layout("classic").canonical_game()
+    played = play_match(classic, None, "random", games=6, seed=5, workers=1)
+    with sqlite3.connect(db) as conn:      # the tables as they were; 4 of 6 games stored
+        conn.executescript(PREVIOUS_LAYOUTS)
+        conn.executescript(SCHEMA.replace(
+            ",\n    game TEXT,", ",").replace(",\n    setup TEXT", ""))
+        conn.executescript("INSERT INTO meta VALUES ('schema_version', '1');"
+                           "INSERT INTO meta VALUES ('game_seeding', 'seat-swapped pairs');"
+                           "INSERT INTO variants VALUES (1, 'classic', '{}');"
+                           "INSERT INTO agent_configs VALUES (1, 'random', 'random');"
+                           "INSERT INTO experiments VALUES (1, 1, 1, NULL);")
+        conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25, NULL, NULL, "
+                     "NULL)", (layout_key(classic),))
+        for g in played[:4]:
+            conn.execute(
+                "INSERT INTO games VALUES (1, 1, 1, ?, 5, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "0.1, 0, ?)", (g.index, g.seed, g.a_seat, g.winner, *g.scores, g.plies,
+                               g.decisions, g.branching, g.lead_changes, g.decisiveness,
+                               g.stats["okapi"], json.dumps(g.stats["control"]),
+                               json.dumps(g.stats["control_changes"]), json.dumps(g.stats)))
+    assert "game" not in {r[1] for r in sqlite3.connect(db).execute("PRAGMA table_info(layouts)")}
+    with Store(db) as store:
+        summary = run_sweep(store, [classic], None, "random", games=6, seed=5, workers=1)
+        assert (summary.games_already_stored, summary.games_stored) == (4, 2)
+        exp = store.experiment(classic, load_variant_classic(), Pairing("random", "random"))
+        assert exp.layout_id == 1 and store.games(exp) == played
+        (row,) = store.ranked()
+        assert (row.game, row.layout, row.games) == ("kiwara", classic, 6)
+        assert store.totals() == {"layouts": 1, "games": 6, "summaries": 1, "duplicates": 0}
 
 
 def load_variant_classic():
@@ -421,3 +474,63 @@ def test_opening_retries_when_sqlite_says_locked_without_waiting(tmp_path, monke
 def test_opening_does_not_retry_other_errors(tmp_path):
     with pytest.raises(StoreError, match="not a usable results database"):
         Store(tmp_path / "missing-folder" / "x.sqlite")
+
+
+# -- setups of any game: the (game, setup key) columns -------------------------------------------
+def test_setups_are_keyed_by_their_game_and_the_games_setup_key(tmp_path):
+    from kiwara_designer.awimbawe import AwimbaweVariant
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.formats import load_layout
+    awimbawe, kiwara = get_game("awimbawe"), get_game("kiwara")
+    classic = load_layout("classic")
+    pairing = Pairing("random", "random")
+    with Store(tmp_path / "games.sqlite") as store:
+        ids = {"kiwara": store.setup_id(classic, kiwara),
+               "claim": store.setup_id(classic, TOY_GAME),         # the same layout, another game
+               "deals": store.setup_id(None, awimbawe)}
+        assert len(set(ids.values())) == 3
+        # the same setup again, as a half-turn of the layout: the same ids
+        half_turn = next(s for s in classic.grid.symmetries if s.name == "half-turn")
+        assert store.setup_id(classic.transformed(half_turn), kiwara) == ids["kiwara"]
+        assert store.setup_id(None, awimbawe) == ids["deals"]
+        rows = {r[0]: r[1:] for r in store.db.execute(
+            "SELECT id, game, setup, canonical, width, size_mix, rivers FROM layouts")}
+        assert rows[ids["kiwara"]][:2] == ("kiwara", "\n".join(classic.canonical_game().rows))
+        assert rows[ids["claim"]][:2] == ("claim", rows[ids["kiwara"]][1])
+        assert rows[ids["kiwara"]][3:] == (6, "3,3,5,5,7,7", 25)
+        # no layout column is needed, nor filled, for a game that has no layout
+        assert rows[ids["deals"]] == ("awimbawe", "deals", None, None, None, None)
+        exp = store.experiment(None, AwimbaweVariant(hyenas_to_lose=3), pairing, awimbawe)
+        assert exp.layout_id == ids["deals"]
+        # the rulebook's variants of both games have no differing rule: one row, two games
+        assert (store.variant_id(AwimbaweVariant()) ==
+                store.variant_id(load_variant_classic()) != exp.variant_id)
+        game, setup = store.setup(ids["deals"])
+        assert (game, setup) == (awimbawe, None)
+        assert store.setup(ids["claim"], TOY_GAME)[0] is TOY_GAME
+        with pytest.raises(StoreError, match="'claim', which this kiwara does not know"):
+            store.setup(ids["claim"])
+
+
+def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(tmp_path):
+    from kiwara_designer.awimbawe import AwimbaweVariant
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.playtest.sweep import run_variant_sweep
+    awimbawe = get_game("awimbawe")
+    variants = [AwimbaweVariant(name="four"), AwimbaweVariant(name="three", hyenas_to_lose=3)]
+    with Store(tmp_path / "awi.sqlite") as store:
+        summary = run_variant_sweep(store, variants, None, "random", games=6, seed=3, workers=1,
+                                    game=awimbawe)
+        assert (summary.layouts, summary.games_stored) == (2, 12)
+        exp = store.experiment(None, variants[1], Pairing("random", "random"), awimbawe)
+        fresh = play_match(None, variants[1], "random", games=6, seed=3, workers=1, game=awimbawe)
+        assert store.games(exp) == fresh
+        ranked = store.ranked("round1_leader_balance")
+        assert [r.game for r in ranked] == ["awimbawe"] * 2 and ranked[0].layout is None
+        wins = [sum(g.winner == g.stats["round_facts"][0]["leader"] for g in store.games(
+            store.experiment(None, v, Pairing("random", "random"), awimbawe))) for v in variants]
+        assert sorted(r.values["round1_leader_balance"] for r in ranked) == sorted(
+            1 - 2 * abs(w / 6 - 0.5) for w in wins)
+        assert json.loads(ranked[0].variant_rules) in ({}, {"hyenas_to_lose": 3})
+        # Kiwara's own metrics are not Awimbawé's: no row ranks by them
+        assert store.ranked("contestedness") == []

@@ -107,6 +107,12 @@ class TakeAwayGame:
     def record(self, setup, variant, moves, **meta):
         return {"pile": setup, "moves": list(moves), **meta}
 
+    def setup_key(self, setup) -> str:
+        return str(setup if setup is not None else 10)
+
+    def setup_from_key(self, key: str) -> int:
+        return int(key)
+
     def __reduce__(self):
         return "TAKE_AWAY"
 
@@ -221,6 +227,12 @@ class KuhnGame:
     def record(self, setup, variant, moves, **meta):
         return {"moves": list(moves), **meta}
 
+    def setup_key(self, setup) -> str:
+        return "none"        # no setup: every game starts alike
+
+    def setup_from_key(self, key: str) -> None:
+        return None
+
     def __reduce__(self):
         return "KUHN"
 
@@ -314,6 +326,12 @@ class GambleGame:
 
     def record(self, setup, variant, moves, **meta):
         return {"moves": list(moves), **meta}
+
+    def setup_key(self, setup) -> str:
+        return "none"        # no setup: every game starts alike
+
+    def setup_from_key(self, key: str) -> None:
+        return None
 
     def __reduce__(self):
         return "GAMBLE"

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..core.game import Metric, Outcome
+from ..errors import KiwaraError
+from .cards import NAMES
 from .evaluation import stage_returns
 from .metrics import METRICS, RoundTracker
 from .moves import parse_move
@@ -22,6 +24,7 @@ class AwimbaweGame:
     or a list of card names) deals it from that deck. Scores in :meth:`outcome` are rounds won."""
 
     name = "awimbawe"
+    headline_metric = "round1_leader_balance"   # the lead rule's fairness: README, play-test lab
     perfect_information = False
     chance = True
     players = 2
@@ -93,6 +96,28 @@ class AwimbaweGame:
         for move in moves:
             state = state.apply(move)
         return MatchRecord.from_state(state, **meta)
+
+    # The setup "deals": every round dealt at chance nodes from the match's seed (the lab's
+    # matches); otherwise round 1's deck in deal order, and who leads it if the setup says.
+    DEALT_AT_CHANCE = "deals"
+
+    def setup_key(self, setup: Any) -> str:
+        if setup is None:
+            return self.DEALT_AT_CHANCE
+        deal = setup if isinstance(setup, Deal) else Deal.parse(setup)
+        deck = " ".join(NAMES[c] for c in deal.deck)
+        return f"deck {deck}" + ("" if deal.leader is None else f" leader {deal.leader}")
+
+    def setup_from_key(self, key: str) -> Deal | None:
+        if key == self.DEALT_AT_CHANCE:
+            return None
+        words = key.split()
+        if words[:1] != ["deck"]:
+            raise KiwaraError(f"not an Awimbawé setup: {key!r} (\"deals\" or \"deck …\")")
+        leader = None
+        if words[-2:-1] == ["leader"]:
+            leader, words = int(words[-1]), words[:-2]
+        return Deal.parse(words[1:], leader)
 
     def __reduce__(self) -> str:
         return "AWIMBAWE"    # unpickled (in a worker process) as the one instance

@@ -150,12 +150,19 @@ def _value(x):
     return x.value if isinstance(x, Proportion) else x.mean
 
 
-def _metric(name: str, compute, label: str) -> Metric:
-    return Metric(name, compute, label=label, rank={name: _value})
+def _balance(rate: Proportion) -> float | None:
+    """1 − 2·|p − 0.5|: 1 when the round-1 leader wins half the matches, 0 when always or never
+    (the distance from 0.5 on the lab's balance scale, so higher is fairer)."""
+    return None if not rate.trials else 1 - 2 * abs(rate.value - 0.5)
+
+
+def _metric(name: str, compute, label: str, **more_ranks) -> Metric:
+    return Metric(name, compute, label=label, rank={name: _value, **more_ranks})
 
 
 METRICS = (
-    _metric("round1_leader_match_win_rate", round1_leader_match_win, "round-1 leader match win"),
+    _metric("round1_leader_match_win_rate", round1_leader_match_win, "round-1 leader match win",
+            round1_leader_balance=_balance),
     _metric("round1_leader_round_win_rate", round1_leader_round_win, "round-1 leader round win"),
     _metric("leader_round_win_rate", leader_round_win, "round leader round win"),
     _metric("first_seat_round_win_rate", first_seat_round_win, "first seat round win"),

@@ -83,7 +83,9 @@ class Game(Protocol):
     """A game: its name, what kind of game it is, and its entry points.
 
     ``setup`` is what a game starts from beside its rules (a Kiwara layout; an Awimbawé deal, or
-    None to deal at a chance node); ``variant`` the rules variant value (None: the default)."""
+    None to deal at a chance node); ``variant`` the rules variant value (None: the default).
+    A game may name, as ``headline_metric``, the one of its ``rank`` metrics that reports sort
+    its experiments by (default: the lab's combined ``score``)."""
 
     name: str
     perfect_information: bool
@@ -117,6 +119,13 @@ class Game(Protocol):
 
     def record(self, setup: Any, variant: Any, moves: Sequence[str], **meta: Any) -> Any:
         """The game's record of a game played from ``setup`` (``meta``: players, seeds)."""
+
+    def setup_key(self, setup: Any) -> str:
+        """The text under which the lab stores games played from ``setup``: equal for two setups
+        exactly when they play the same game (Kiwara: the layout's form up to the half-turn)."""
+
+    def setup_from_key(self, key: str) -> Any:
+        """The setup a key stands for (the one the lab plays): ``setup_key`` of it is ``key``."""
 
 
 @runtime_checkable

@@ -101,6 +101,18 @@ class KiwaraGame:
         from .record import GameRecord
         return GameRecord.from_moves(setup, variant, moves, **meta)
 
+    def setup_key(self, setup: Layout | None) -> str:
+        """The rows of the layout's game form: a mirror image is another game (the totem walks
+        the other way round), a half-turn the same one."""
+        if setup is None:
+            from ..formats import load_layout
+            setup = load_layout("classic")
+        return "\n".join(setup.canonical_game().rows)
+
+    def setup_from_key(self, key: str) -> Layout:
+        from ..formats import parse_text
+        return parse_text(key)[0].layout
+
     def __reduce__(self) -> str:
         return "KIWARA"     # unpickled (in a worker process) as the one instance
 

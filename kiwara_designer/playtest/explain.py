@@ -110,7 +110,7 @@ def explain(store: Store, metric: str = "first_player_win_rate", features: tuple
     if unknown:
         raise ExplainError(f"unknown feature {unknown[0]!r}; choose from {', '.join(FEATURES)}")
     rows = [r for r in store.ranked(metric, variant=variant, agents=agents)
-            if r.values.get(metric) is not None and r.games > 0]
+            if r.values.get(metric) is not None and r.games > 0 and r.layout is not None]
     pairings = {(r.variant, r.agents) for r in rows}
     if len(pairings) > 1:
         raise ExplainError(f"{store.path} holds several variants or pairings "

@@ -244,6 +244,58 @@ def run_batches(batches: Iterable[Batch], workers: int | None = None,
     return parallel_map(play_batch, batches, workers, ordered=False)
 
 
+def connect_scheduler(scheduler: Any) -> Any:
+    """A ``distributed.Client`` for a Dask scheduler's address (``tcp://host:8786``); a Client
+    is returned as it is."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise PlaytestError("--scheduler needs dask.distributed: pip install "
+                            "'kiwara-designer[cluster]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler)
+    except (OSError, ValueError) as exc:   # unreachable (timed out) or not an address at all
+        raise PlaytestError(f"--scheduler {scheduler}: cannot reach the Dask scheduler: {exc}"
+                            ) from None
+
+
+def run_batches_dask(batches: Iterable[Batch], scheduler: Any, in_flight: int | None = None
+                     ) -> Iterator[tuple[Any, list[GameResult]]]:
+    """Play batches on a Dask cluster: ``scheduler`` is an address or a ``distributed.Client``
+    (an address is connected to here and closed at the end). Results come back to this process
+    as they finish, which alone writes any store; at most ``in_flight`` batches (default: 4
+    per worker thread) are submitted at a time."""
+    from dask.distributed import as_completed
+    client = connect_scheduler(scheduler)
+    try:
+        limit = in_flight or 4 * max(1, sum(client.nthreads().values()))
+        pending = iter(batches)
+        first = [b for _, b in zip(range(limit), pending)]
+        futures = as_completed(client.map(play_batch, first, pure=False))
+        for future in futures:
+            yield future.result()
+            future.release()
+            nxt = next(pending, None)
+            if nxt is not None:
+                futures.add(client.submit(play_batch, nxt, pure=False))
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def play_batches(batches: Iterable[Batch], workers: int | None = None, scheduler: Any = None
+                 ) -> tuple[Iterator[tuple[Any, list[GameResult]]], int | str]:
+    """Batches played on a Dask ``scheduler`` if given, else on ``workers`` local processes;
+    and where (the worker count, or the scheduler's address or ``"dask"``)."""
+    if scheduler is not None:
+        return (run_batches_dask(batches, scheduler),
+                str(scheduler) if isinstance(scheduler, str) else "dask")
+    workers = workers or default_workers()
+    return run_batches(batches, workers), workers
+
+
 def batch_size(games: int, workers: int) -> int:
     """Small enough to spread the games over the workers, big enough to amortise the hand-off."""
     return max(1, min(16, games // (4 * max(1, workers)) or 1))
@@ -253,10 +305,12 @@ def play_match(setup: Any = None, variant: Any = None, pairing: Pairing | str = 
                games: int = 100, seed: int = 0, workers: int | None = None,
                game: Game | None = None, keep_moves: bool = False,
                first_index: int = 0,
-               progress: Callable[[int, int], None] | None = None) -> list[GameResult]:
+               progress: Callable[[int, int], None] | None = None,
+               scheduler: Any = None) -> list[GameResult]:
     """Play games ``first_index … first_index + games − 1`` of ``game`` (default: the default
-    game) from ``setup``; results sorted by index. ``progress(done, games)`` is called as
-    batches finish."""
+    game) from ``setup``, on ``workers`` processes or a Dask ``scheduler`` (an address or a
+    ``distributed.Client``); results sorted by index, the same wherever they were played.
+    ``progress(done, games)`` is called as batches finish."""
     if games < 1:
         raise PlaytestError(f"the number of games must be at least 1, got {games}")
     game = resolve_game(game)
@@ -268,7 +322,8 @@ def play_match(setup: Any = None, variant: Any = None, pairing: Pairing | str = 
     batches = [Batch(setup, variant, pairing, seed, chunk, game, keep_moves)
                for chunk in split_indices(indices, batch_size(games, workers))]
     results: list[GameResult] = []
-    for _, done in run_batches(batches, min(workers, len(batches))):
+    played, _ = play_batches(batches, min(workers, len(batches)), scheduler)
+    for _, done in played:
         results += done
         if progress:
             progress(len(results), games)
@@ -299,7 +354,8 @@ def play_to_precision(setup: Any = None, variant: Any = None,
                       seed: int = 0, workers: int | None = None,
                       game: Game | None = None, first_round: int = 200,
                       max_games: int = 20_000,
-                      progress: Callable[[int, int], None] | None = None) -> list[GameResult]:
+                      progress: Callable[[int, int], None] | None = None,
+                      scheduler: Any = None) -> list[GameResult]:
     """Play until the 95 % Wilson interval of the first-player win rate is at most ±half_width.
 
     After each round the games still needed are estimated from the current rate (normal
@@ -322,7 +378,7 @@ def play_to_precision(setup: Any = None, variant: Any = None,
         done = len(games)
         report = progress and (lambda n, _total, done=done, want=want: progress(done + n, want))
         games += play_match(setup, variant, pairing, want - len(games), seed, workers, game,
-                            first_index=len(games), progress=report)
+                            first_index=len(games), progress=report, scheduler=scheduler)
         firsts = sum(g.winner == FIRST for g in games) + sum(g.winner is None for g in games) / 2
         rate = proportion(firsts, len(games))
         if rate.half_width <= half_width or len(games) >= max_games:

@@ -230,3 +230,9 @@ def _ranked_names(game_metrics: Sequence[Metric]) -> tuple[str, ...]:
 def metric_names(game: Game | None = None) -> tuple[str, ...]:
     """The metrics ``rank --by`` accepts for ``game`` (default: the default game), in order."""
     return _ranked_names(resolve_game(game).metrics())
+
+
+def all_metric_names() -> tuple[str, ...]:
+    """The metrics of every registered game, each once: what ``rank --by`` accepts."""
+    from ..core.game import game_names, get_game
+    return tuple(dict.fromkeys(name for g in game_names() for name in metric_names(get_game(g))))

@@ -19,11 +19,11 @@ from ..layout import Layout
 from ..core.game import Game
 from ..core.workers import WorkerPool, default_workers
 from .metrics import agent_a_value, first_player_value
-from .matches import (Batch, GameResult, Pairing, check_agents, resolve_game, run_batches,
-                      split_indices)
+from .matches import (Batch, GameResult, Pairing, check_agents, connect_scheduler, resolve_game,
+                      run_batches, run_batches_dask, split_indices)
 from .racing import BALANCE, HIGHEST_MEAN, Objective, Race, RaceResult, RaceSettings, run_race
 from .store import Experiment, Store, StoreError
-from .sweep import SQLITE_MAX, SQLITE_MIN, SWEEP_BATCH, run_batches_dask
+from .sweep import SQLITE_MAX, SQLITE_MIN, SWEEP_BATCH
 
 
 def lead_change_rate_value(game: GameResult) -> float:
@@ -143,7 +143,7 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
     arms: dict[int, tuple[Layout, Experiment]] = {}
     for layout in layouts:
         layout = layout.canonical_game()     # a mirror image is another game
-        exp = store.experiment(layout, variant, pairing)
+        exp = store.experiment(layout, variant, pairing, game)
         if exp.layout_id in arms:
             continue                      # the same layout twice (or a half-turn of it)
         seeds = store.master_seeds(exp)
@@ -158,17 +158,8 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
     client = pool = None
     if scheduler is not None:
         used: int | str = str(scheduler)
-        if isinstance(scheduler, str):
-            try:
-                from dask.distributed import Client
-            except ImportError:
-                raise StoreError("--scheduler needs dask.distributed: pip install "
-                                 "'kiwara-designer[cluster]'") from None
-            try:
-                client = scheduler = Client(scheduler)
-            except (OSError, ValueError) as exc:
-                raise StoreError(f"--scheduler {used}: cannot reach the Dask scheduler: {exc}"
-                                 ) from None
+        if isinstance(scheduler, str):     # one connection for every round
+            client = scheduler = connect_scheduler(scheduler)
 
         def run_round(batches):
             return run_batches_dask(batches, scheduler)
@@ -187,7 +178,7 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
             client.close()
         if pool is not None:
             pool.close()
-    store.refresh_summaries()
+    store.refresh_summaries(game)
     race = LayoutRace(result, {arm: layout for arm, (layout, _) in arms.items()}, metric,
                       play_more.played, play_more.stored, used, time.perf_counter() - started)
     exp = next(iter(arms.values()))[1]

@@ -6,6 +6,7 @@ the report, true-scale pages in the export), so they look the same everywhere.
 from __future__ import annotations
 
 import html
+import json
 import math
 import time
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..core.io import make_folder, write_text
 from ..formats import format_text
-from .store import RankedLayout, Store
+from .store import RankedExperiment, Store, StoreError, game_named
 
 if TYPE_CHECKING:                 # printing (and svgwrite) is imported only to draw: the lab's
     from ..printing import PrintOptions      # matches and sweeps start without it
@@ -22,10 +23,12 @@ INK = "#2b2b2b"
 
 
 # -- boards ------------------------------------------------------------------------------------
-def export_layouts(rows: Sequence[RankedLayout], directory: str | Path,
+def export_layouts(rows: Sequence[RankedExperiment], directory: str | Path,
                    options: PrintOptions | None = None) -> list[Path]:
     """Write each ranked layout as a layout file and a true-scale printable SVG board (see
-    :mod:`kiwara_designer.printing`): ``rank01-layout17.txt``, ``rank01-layout17.svg``…"""
+    :mod:`kiwara_designer.printing`): ``rank01-layout17.txt``, ``rank01-layout17.svg``…
+    (experiments whose setup is not a layout have no board, and are left out)."""
+    rows = [r for r in rows if r.layout is not None]
     from ..printing import PrintOptions, print_set, write_pages
     options = options or PrintOptions()
     folder = make_folder(directory, "layouts")
@@ -300,19 +303,94 @@ def race_section(store: Store) -> list[str]:
     return out
 
 
+def rules_text(spec: str) -> str:
+    """A variant's rules that differ from its game's defaults, as ``key=value`` words."""
+    table = json.loads(spec)
+    if not table:
+        return "the game's defaults"
+    return " ".join(f"{k}={json.dumps(v) if isinstance(v, (dict, list)) else _word(v)}"
+                    for k, v in table.items())
+
+
+def _word(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def headline(game_name: str) -> str:
+    """The metric a game's experiments are ranked by (``Game.headline_metric``, or the lab's
+    combined score)."""
+    try:
+        return getattr(game_named(game_name), "headline_metric", "score")
+    except StoreError:
+        return "score"
+
+
+def setups_section(game_name: str, rows: Sequence[RankedExperiment], top: int) -> list[str]:
+    """A game played without layouts (Awimbawé's variants): its experiments ranked by its
+    headline metric, each with the rules played and the game's own rates with intervals."""
+    by = headline(game_name)
+    try:
+        own = [m for m in game_named(game_name).metrics() if not m.table and m.label]
+    except StoreError:
+        own = []
+    ordered = sorted(rows, key=lambda r: (r.values.get(by) is None, -(r.values.get(by) or 0),
+                                          -r.score, r.layout_id))
+    shown = ordered[:top]
+    out = [f"<h2>{html.escape(game_name)}: top {len(shown)} of {len(rows)} experiments by "
+           f"{html.escape(by)}</h2>",
+           f'<p class="note">Each row is one rules variant (the rules that differ from the '
+           f"game's defaults) played from one setup by one pairing; the setups: "
+           f"{html.escape(', '.join(sorted({r.setup for r in rows})))}. "
+           f"Rates with 95 % Wilson intervals.</p>",
+           "<div class=scroll><table><tr><th>#</th><th>variant</th><th>rules</th>"
+           f"<th>agents</th><th>games</th><th>{html.escape(by)}</th><th>score</th>"
+           "<th>1st-seat win rate</th>"
+           + "".join(f"<th>{html.escape(m.label)}</th>" for m in own) + "</tr>"]
+    for i, r in enumerate(shown, start=1):
+        cells = "".join(f"<td>{_interval(r.metrics.get(m.name))}</td>" for m in own)
+        out.append(f"<tr><td>{i}</td><td>{html.escape(r.variant)}</td>"
+                   f"<td><code>{html.escape(rules_text(r.variant_rules))}</code></td>"
+                   f"<td>{html.escape(r.agents)}</td><td>{r.games}</td>"
+                   f"<td>{_fmt(r.values.get(by))}</td><td>{_fmt(r.score)}</td>"
+                   f"<td>{_interval(r.metrics.get('first_player_win_rate'))}</td>{cells}</tr>")
+    out.append("</table></div>")
+    return out
+
+
 def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test report") -> str:
-    """The whole report as one HTML string."""
+    """The whole report as one HTML string: the layouts' sections (boards, distributions,
+    races, explain), then a section for each game played without layouts."""
+    every = store.ranked("score")
+    rows = [r for r in every if r.layout is not None]
+    others: dict[str, list[RankedExperiment]] = {}
+    for r in every:
+        if r.layout is None:
+            others.setdefault(r.game, []).append(r)
+    body = [f"<h1>{html.escape(title)}</h1>"]
+    if rows or not others:
+        body += layout_sections(store, rows, top)
+    else:
+        body.append(f"<p>{store.totals()['games']:,} games stored. Generated "
+                    f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</p>")
+    for game_name, game_rows in sorted(others.items()):
+        body += setups_section(game_name, game_rows, top)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def layout_sections(store: Store, rows: Sequence[RankedExperiment], top: int) -> list[str]:
+    """The experiments played on layouts: the best boards, races, explain, distributions."""
     from ..printing import board_thumbnail
-    rows = store.ranked("score")
     totals = store.totals()
     margins = [r[0] for r in store.db.execute(
         "SELECT g.score_first - g.score_second FROM games g JOIN experiments e ON "
-        "e.layout_id = g.layout_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id")]
+        "e.layout_id = g.layout_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id "
+        "JOIN layouts l ON l.id = g.layout_id WHERE l.canonical IS NOT NULL")]
     pairings = sorted({(r.variant, r.agents) for r in rows})
     first_rates = [r.values["first_player_win_rate"] for r in rows
                    if r.values.get("first_player_win_rate") is not None]
-    body = [f"<h1>{html.escape(title)}</h1>",
-            f'<p>{totals["layouts"]} layouts, {totals["games"]:,} games stored; '
+    body = [f'<p>{totals["layouts"]} layouts, {totals["games"]:,} games stored; '
             f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
             f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
             f'Intervals are 95 % (Wilson for rates, Student t for means).</p>']
@@ -358,6 +436,4 @@ def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test re
     body.append('<p class="note">Layout score = weighted mean of balance (0.5), tension = 1 − '
                 "decisiveness (0.2), lead changes per move / 0.5 capped at 1 (0.1) and skill = 2 × (skill gap "
                 "− 0.5) (0.2); see the README, section Play-test lab.</p>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return body

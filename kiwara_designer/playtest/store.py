@@ -2,13 +2,18 @@
 
 Safety, which is the point of this module:
 
-* every finished game is inserted in its own transaction, keyed UNIQUE by (layout, variant,
+* every finished game is inserted in its own transaction, keyed UNIQUE by (setup, variant,
   agents, game index) with ``INSERT OR IGNORE``: a game is either wholly stored or not at all,
   and a game stored twice (two sweeps racing, or a resumed sweep) is kept once;
 * WAL journal with ``synchronous=NORMAL``: a committed game survives the process being killed at
   any instant (``kill -9``); only a power cut may lose the last few commits, never corrupt the file;
 * a busy timeout, so two sweeps on one database wait for each other's short write transactions
   instead of failing.
+
+An experiment is (setup, variant, agent pairing). A setup is what a game starts from beside its
+rules, stored under its game's name and the game's key for it (``Game.setup_key``: a Kiwara
+layout's form up to the half-turn; ``deals`` for Awimbawé matches dealt from their seeds), in the
+table still called ``layouts``, whose other columns describe a setup that is a board layout.
 """
 from __future__ import annotations
 
@@ -18,14 +23,14 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from ..core.game import Game
 from ..errors import KiwaraError
 from ..formats import parse_text
 from ..layout import Layout
-from .matches import GameResult, Pairing
-from .metrics import Metrics, compute_metrics, metric_names
+from .matches import GameResult, Pairing, resolve_game
+from .metrics import Metrics, all_metric_names, compute_metrics, metric_names
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 60_000
@@ -34,15 +39,17 @@ ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOE
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS layouts (
+CREATE TABLE IF NOT EXISTS layouts (     -- setups (of any game), a historical name
     id INTEGER PRIMARY KEY,
-    canonical TEXT NOT NULL UNIQUE,        -- rows of the canonical form, joined by newlines
-    width INTEGER NOT NULL, height INTEGER NOT NULL,
-    size_mix TEXT NOT NULL,                -- e.g. "3,3,5,5,7,7"
-    rivers INTEGER NOT NULL,               -- river segments (sticks) on the board
+    canonical TEXT,                        -- a layout: rows of its game form, joined by newlines
+    width INTEGER, height INTEGER,         -- these columns describe a setup that is a layout
+    size_mix TEXT,                         -- e.g. "3,3,5,5,7,7"
+    rivers INTEGER,                        -- river segments (sticks) on the board
     degree_sequence TEXT,                  -- territories each borders, smallest first: "2,2,3,3"
     articulations INTEGER,                 -- territories whose removal cuts the others apart
-    descriptors TEXT                       -- JSON of Layout.descriptors()
+    descriptors TEXT,                      -- JSON of Layout.descriptors()
+    game TEXT,                             -- registered game name (files from before: kiwara)
+    setup TEXT                             -- Game.setup_key(setup), unique per game
 );
 CREATE TABLE IF NOT EXISTS variants (
     id INTEGER PRIMARY KEY,
@@ -109,8 +116,11 @@ CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and 
 
 # Columns added since the first files were written: added to such a file when it is opened
 # (never renamed, so older files keep being read).
-ADDED_COLUMNS = {"layouts": ("degree_sequence TEXT", "articulations INTEGER", "descriptors TEXT"),
+ADDED_COLUMNS = {"layouts": ("degree_sequence TEXT", "articulations INTEGER", "descriptors TEXT",
+                             "game TEXT", "setup TEXT"),
                  "games": ("stats TEXT",)}
+# Files from before the game and setup columns held Kiwara layouts only, keyed by canonical.
+OLDER_GAME = "kiwara"
 # Before the stats column, a game's statistics lived in these columns (Kiwara's, JSON for lists);
 # they are still filled from stats, so an older kiwara reads newer files too.
 LEGACY_STATS = ("okapi", "control", "control_changes")
@@ -124,6 +134,19 @@ def layout_key(layout: Layout) -> str:
     """The layout's game form (up to the half-turn): a mirror image is another game. Stores
     written when the key was the four-symmetry form stay valid: that form is its own game form."""
     return "\n".join(layout.canonical_game().rows)
+
+
+def game_named(name: str, given: Game | None = None) -> Game:
+    """The game called ``name``: ``given`` if that is its name (a game outside the registry,
+    such as the tests' toy), else the registered one."""
+    if given is not None and given.name == name:
+        return given
+    from ..core.game import GameNotFoundError, get_game
+    try:
+        return get_game(name)
+    except GameNotFoundError:
+        raise StoreError(f"the store holds games of {name!r}, which this kiwara does not know"
+                         ) from None
 
 
 def variant_identity(variant: Any) -> tuple[str, str]:
@@ -141,7 +164,8 @@ def variant_identity(variant: Any) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Experiment:
-    """Ids of one (layout, variant, pairing) in a store."""
+    """Ids of one (setup, variant, pairing) in a store (``layout_id``: the setup's, as the
+    column is named)."""
 
     layout_id: int
     variant_id: int
@@ -149,17 +173,24 @@ class Experiment:
 
 
 @dataclass(frozen=True)
-class RankedLayout:
-    layout: Layout
+class RankedExperiment:
+    """One summarised experiment. ``layout``, ``rivers`` and ``size_mix`` only when its setup
+    is a board layout (None otherwise); ``variant_rules`` is the JSON of its rules that differ
+    from its game's defaults."""
+
+    layout: Layout | None
     layout_id: int
     variant: str
     agents: str
     games: int
-    rivers: int
-    size_mix: str
+    rivers: int | None
+    size_mix: str | None
     score: float
     values: dict
     metrics: dict
+    game: str = OLDER_GAME
+    setup: str = ""
+    variant_rules: str = "{}"
 
 
 class Store:
@@ -195,6 +226,7 @@ class Store:
                              f"version {SCHEMA_VERSION}")
         self._add_columns()
         self._check_columns()
+        self._key_setups()
 
     def _open(self) -> tuple[str, Any]:
         """Connect, create the tables if new; the journal mode and the stored schema version."""
@@ -221,6 +253,21 @@ class Store:
                 for column in columns:
                     if table in tables and column.split()[0] not in tables[table]:
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+    def _key_setups(self) -> None:
+        with self.transaction() as db:
+            self._key_older_layouts(db)
+            db.execute("CREATE UNIQUE INDEX IF NOT EXISTS setup_key ON layouts (game, setup)")
+        # Files from before kept a layout's columns NOT NULL (SQLite cannot relax that): they
+        # go on holding Kiwara layouts, and a setup of another game needs a newer file.
+        self.any_game = not any(r[1] == "canonical" and r[3] for r in self.db.execute(
+            "PRAGMA table_info(layouts)"))
+
+    @staticmethod
+    def _key_older_layouts(db: sqlite3.Connection) -> None:
+        """Key the layouts written without a game (by an older kiwara) as Kiwara's."""
+        db.execute("UPDATE layouts SET game = ?, setup = canonical WHERE game IS NULL",
+                   (OLDER_GAME,))
 
     def _tables(self) -> dict[str, set[str]]:
         names = [r[0] for r in self.db.execute(
@@ -304,23 +351,46 @@ class Store:
             db.execute(insert, values)
         return self.db.execute(select, key).fetchone()[0]
 
-    def layout_id(self, layout: Layout) -> int:
-        key = layout_key(layout)
-        shape = layout.descriptors()
-        described = (",".join(map(str, shape.degree_sequence)),
-                     len(shape.articulation_territories), json.dumps(shape.to_dict()))
-        layout_id = self._get_or_insert(
-            "SELECT id FROM layouts WHERE canonical = ?",
-            "INSERT OR IGNORE INTO layouts (canonical, width, height, size_mix, rivers, "
-            "degree_sequence, articulations, descriptors) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (key,),
-            (key, layout.grid.width, layout.grid.height, ",".join(map(str, layout.size_mix)),
-             len(layout.river_edges()), *described))
-        if self.db.execute("SELECT descriptors IS NULL FROM layouts WHERE id = ?",
-                           (layout_id,)).fetchone()[0]:     # stored before descriptors were
+    def setup_id(self, setup: Any, game: Game | None = None) -> int:
+        """The id of ``setup`` of ``game`` (default: the default game), registered if new. A
+        setup that is a :class:`Layout` is described by the layout columns too (rank, report
+        and explain read them); no other game needs them."""
+        game = resolve_game(game)
+        key = game.setup_key(setup)
+        select = "SELECT id FROM layouts WHERE game = ? AND setup = ?"
+        row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:
+            self._insert_setup(game, key, game.setup_from_key(key))
+            row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:       # an older kiwara inserted it meanwhile, without game and key
             with self.transaction() as db:
+                self._key_older_layouts(db)
+            row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:       # a file from before, where a layout is stored once for one game
+            raise StoreError(f"{self.path}: written by an older kiwara, which stores a layout "
+                             f"for one game only; {game.name} on this layout needs a new database")
+        setup_id = row[0]
+        if isinstance(setup, Layout) and self.db.execute(
+                "SELECT descriptors IS NULL FROM layouts WHERE id = ?", (setup_id,)).fetchone()[0]:
+            with self.transaction() as db:     # a layout stored before descriptors were
                 db.execute("UPDATE layouts SET degree_sequence = ?, articulations = ?, "
-                           "descriptors = ? WHERE id = ?", (*described, layout_id))
-        return layout_id
+                           "descriptors = ? WHERE id = ?", (*_shape(setup), setup_id))
+        return setup_id
+
+    def _insert_setup(self, game: Game, key: str, setup: Any) -> None:
+        columns: dict[str, Any] = {"game": game.name, "setup": key}
+        if isinstance(setup, Layout):
+            columns.update(zip(("canonical", "width", "height", "size_mix", "rivers",
+                                "degree_sequence", "articulations", "descriptors"),
+                               (layout_key(setup), setup.grid.width, setup.grid.height,
+                                ",".join(map(str, setup.size_mix)), len(setup.river_edges()),
+                                *_shape(setup))))
+        elif not self.any_game:
+            raise StoreError(f"{self.path}: written by an older kiwara for Kiwara layouts only; "
+                             f"{game.name} experiments need a new database")
+        with self.transaction() as db:
+            db.execute(f"INSERT OR IGNORE INTO layouts ({', '.join(columns)}) "
+                       f"VALUES ({', '.join('?' * len(columns))})", tuple(columns.values()))
 
     def variant_id(self, variant: Any) -> int:
         name, spec = variant_identity(variant)
@@ -334,8 +404,13 @@ class Store:
             "INSERT OR IGNORE INTO agent_configs (agent_a, agent_b) VALUES (?, ?)",
             (pairing.a, pairing.b), (pairing.a, pairing.b))
 
-    def experiment(self, layout: Layout, variant: Any, pairing: Pairing) -> Experiment:
-        return Experiment(self.layout_id(layout), self.variant_id(variant), self.agents_id(pairing))
+    def experiment(self, setup: Any, variant: Any, pairing: Pairing,
+                   game: Game | None = None) -> Experiment:
+        """The experiment of ``pairing`` playing ``game`` (default: the default game) from
+        ``setup`` under ``variant``, registered if new. A variant's rules are read by the game
+        of the setup it is played on (the variants table is shared by every game)."""
+        return Experiment(self.setup_id(setup, game), self.variant_id(variant),
+                          self.agents_id(pairing))
 
     # -- games ---------------------------------------------------------------------------------
     def stored_indices(self, exp: Experiment) -> set[int]:
@@ -386,20 +461,25 @@ class Store:
         return {(a, b, c): n for a, b, c, n in rows}
 
     # -- metric summaries -------------------------------------------------------------------------
-    def layout(self, layout_id: int) -> Layout:
-        row = self.db.execute("SELECT canonical FROM layouts WHERE id = ?", (layout_id,)).fetchone()
+    def setup(self, setup_id: int, game: Game | None = None) -> tuple[Game, Any]:
+        """The game and the setup of a setup id (``game``: the game to use if it is the one
+        named, e.g. one outside the registry)."""
+        row = self.db.execute("SELECT game, setup FROM layouts WHERE id = ?",
+                              (setup_id,)).fetchone()
         if not row:
-            raise StoreError(f"{self.path}: no layout with id {layout_id}")
-        return parse_text(row[0])[0].layout
+            raise StoreError(f"{self.path}: no setup with id {setup_id}")
+        played = game_named(row[0], game)
+        return played, played.setup_from_key(row[1])
 
     def summarise(self, exp: Experiment, skill: Experiment | None = None,
                   game: Game | None = None) -> Metrics:
-        """Recompute the metrics of an experiment from its games (of ``game``, default: the
-        default game, whose own metrics join the common ones) and store them."""
-        layout = self.layout(exp.layout_id)
+        """Recompute the metrics of an experiment from its games (of the game its setup names;
+        ``game`` is used when it is that one), whose own metrics join the common ones, and
+        store them."""
+        game, setup = self.setup(exp.layout_id, game)
         games = self.games(exp)
         skill_games = self.games(skill) if skill else []
-        metrics = compute_metrics(games, layout, skill_games, game)
+        metrics = compute_metrics(games, setup, skill_games, game)
         values = metrics.values()
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -436,22 +516,35 @@ class Store:
 
     def ranked(self, by: str = "score", top: int | None = None, descending: bool = True,
                variant: str | None = None, agents: str | None = None,
-               game: Game | None = None) -> list[RankedLayout]:
-        names = metric_names(game)
+               game: Game | None = None,
+               experiments: Collection[Experiment] | None = None) -> list[RankedExperiment]:
+        """Summarised experiments (of ``game`` only, if given; of every game that measures
+        ``by`` otherwise), best first; filtered by variant name, pairing and ``experiments``."""
+        names = metric_names(game) if game is not None else all_metric_names()
         if by not in names:
             raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
         rows = self.db.execute(
-            "SELECT s.layout_id, l.canonical, l.rivers, l.size_mix, v.name, a.agent_a, a.agent_b, "
-            "s.games, s.score, s.vals, s.metrics FROM metric_summaries s "
+            "SELECT s.layout_id, s.variant_id, s.agents_id, l.canonical, l.rivers, l.size_mix, "
+            "l.game, l.setup, v.name, v.spec, a.agent_a, a.agent_b, s.games, s.score, s.vals, "
+            "s.metrics FROM metric_summaries s "
             "JOIN layouts l ON l.id = s.layout_id JOIN variants v ON v.id = s.variant_id "
             "JOIN agent_configs a ON a.id = s.agents_id").fetchall()
+        wanted = set(experiments) if experiments is not None else None
+        measures = _MeasuredBy(by, game)
         result = []
-        for lid, canonical, rivers, mix, vname, a, b, n, score, vals, metrics in rows:
+        for (lid, vid, aid, canonical, rivers, mix, game_name, key, vname, spec, a, b, n, score,
+             vals, metrics) in rows:
             pairing = f"{a},{b}"
-            if (variant and vname != variant) or (agents and pairing != agents):
+            if (variant and vname != variant) or (agents and pairing != agents) or (
+                    wanted is not None and Experiment(lid, vid, aid) not in wanted) or (
+                    game is not None and game_name != game.name):
                 continue
-            result.append(RankedLayout(parse_text(canonical)[0].layout, lid, vname, pairing, n,
-                                       rivers, mix, score, json.loads(vals), json.loads(metrics)))
+            values = json.loads(vals)
+            if not measures(game_name, values):
+                continue
+            layout = parse_text(canonical)[0].layout if canonical is not None else None
+            result.append(RankedExperiment(layout, lid, vname, pairing, n, rivers, mix, score,
+                                           values, json.loads(metrics), game_name, key, spec))
         present = [r for r in result if r.values.get(by) is not None]
         absent = [r for r in result if r.values.get(by) is None]
         # ties (common with few games per layout) are broken by the layout score, then the id
@@ -472,7 +565,7 @@ class Store:
 
     def totals(self) -> dict:
         one = lambda sql: self.db.execute(sql).fetchone()[0]   # noqa: E731
-        return {"layouts": one("SELECT COUNT(*) FROM layouts"),
+        return {"layouts": one("SELECT COUNT(*) FROM layouts WHERE canonical IS NOT NULL"),
                 "games": one("SELECT COUNT(*) FROM games"),
                 "summaries": one("SELECT COUNT(*) FROM metric_summaries"),
                 "duplicates": one("SELECT COUNT(*) - COUNT(DISTINCT layout_id || ':' || variant_id "
@@ -480,6 +573,29 @@ class Store:
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+class _MeasuredBy:
+    """Whether an experiment's game measures the metric ``by`` (games are looked up once)."""
+
+    def __init__(self, by: str, game: Game | None) -> None:
+        self.by, self.game, self.known = by, game, {}
+
+    def __call__(self, game_name: str, values: dict) -> bool:
+        if game_name not in self.known:
+            try:
+                self.known[game_name] = self.by in metric_names(game_named(game_name, self.game))
+            except StoreError:          # a game outside the registry: its stored values tell
+                self.known[game_name] = None
+        known = self.known[game_name]
+        return self.by in values if known is None else known
+
+
+def _shape(layout: Layout) -> tuple[str, int, str]:
+    """The layout columns describing the territory graph's shape."""
+    shape = layout.descriptors()
+    return (",".join(map(str, shape.degree_sequence)), len(shape.articulation_territories),
+            json.dumps(shape.to_dict()))
 
 
 def _stats(stored: str | None, legacy: tuple) -> dict:

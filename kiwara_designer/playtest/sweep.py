@@ -1,6 +1,7 @@
-"""Sweeps: play many layouts into one results store, resumably, on local processes or Dask.
+"""Sweeps: play many layouts, or many rules variants, into one results store, resumably, on local
+processes or Dask.
 
-A sweep first asks the store which games of each (layout, variant, pairing) are missing, plays
+A sweep first asks the store which games of each (setup, variant, pairing) are missing, plays
 only those, and stores each game the moment its batch comes back. Killing it at any instant loses
 at most the batches in flight, which the next run plays again (they are deterministic, so the
 games are the very same); nothing is ever stored twice (see :mod:`.store`).
@@ -9,13 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sized
+from itertools import product
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized
 
 from ..core.game import Game
 from ..layout import Layout
-from ..core.workers import default_workers
-from .matches import (Batch, GameResult, Pairing, PlaytestError, check_agents, play_batch,
-                      resolve_game, run_batches, split_indices)
+from .matches import (Batch, Pairing, PlaytestError, check_agents, play_batches, resolve_game,
+                      split_indices)
 from .store import Store, StoreError
 
 SQLITE_MIN, SQLITE_MAX = -2 ** 63, 2 ** 63 - 1   # the range of an SQLite INTEGER (a stored seed)
@@ -65,7 +66,7 @@ def _games(classes: Iterable[Layout]) -> Iterator[Layout]:
 
 @dataclass(frozen=True)
 class SweepSummary:
-    layouts: int
+    layouts: int                    # experiments planned: layouts, or variants of a variant sweep
     games_wanted: int
     games_already_stored: int
     games_played: int
@@ -77,37 +78,6 @@ class SweepSummary:
         return dict(self.__dict__)
 
 
-def run_batches_dask(batches: Iterable[Batch], scheduler: Any, in_flight: int | None = None
-                     ) -> Iterator[tuple[Any, list[GameResult]]]:
-    """Play batches on a Dask cluster: ``scheduler`` is an address (``tcp://host:8786``) or a
-    ``distributed.Client``. Results come back to this process as they finish."""
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise StoreError("--scheduler needs dask.distributed: pip install 'kiwara-designer[cluster]'"
-                         ) from None
-    own = not isinstance(scheduler, Client)
-    try:
-        client = Client(scheduler) if own else scheduler
-    except (OSError, ValueError) as exc:   # unreachable (timed out) or not an address at all
-        raise StoreError(f"--scheduler {scheduler}: cannot reach the Dask scheduler: {exc}"
-                         ) from None
-    try:
-        limit = in_flight or 4 * max(1, sum(client.nthreads().values()))
-        pending = iter(batches)
-        first = [b for _, b in zip(range(limit), pending)]
-        futures = as_completed(client.map(play_batch, first, pure=False))
-        for future in futures:
-            yield future.result()
-            future.release()
-            nxt = next(pending, None)
-            if nxt is not None:
-                futures.add(client.submit(play_batch, nxt, pure=False))
-    finally:
-        if own:
-            client.close()
-
-
 @dataclass
 class _Tally:
     layouts: int = 0
@@ -115,17 +85,18 @@ class _Tally:
     stored: int = 0
 
 
-def plan_batches(store: Store, layouts: Iterable[Layout], variant: Any, pairing: Pairing,
-                 games: int, seed: int, game: Game | None, skill: Pairing | None,
+def plan_batches(store: Store, cases: Iterable[tuple[Any, Any]], pairing: Pairing,
+                 games: int, seed: int, game: Game, skill: Pairing | None,
                  skill_games: int, tally: _Tally) -> Iterator[Batch]:
-    """Register each layout's experiments and yield the batches of its missing games, one layout
-    at a time, so a sweep over millions of layouts never holds them all (``tally`` counts)."""
+    """Register each (setup, variant)'s experiments and yield the batches of its missing games,
+    one case at a time, so a sweep over millions of layouts never holds them all (``tally``
+    counts). Each setup is played as the one its store key stands for (a layout's game form)."""
     jobs = [(pairing, games)] + ([(skill, skill_games)] if skill and skill_games else [])
-    for layout in layouts:
-        layout = layout.canonical_game()    # the store's representative of its game
-        main = store.experiment(layout, variant, pairing)
-        skill_exp = store.experiment(layout, variant, skill) if skill and skill_games else None
+    for setup, variant in cases:
+        main = store.experiment(setup, variant, pairing, game)
+        skill_exp = store.experiment(setup, variant, skill, game) if skill and skill_games else None
         store.register(main, skill_exp)
+        setup = game.setup_from_key(game.setup_key(setup))    # the store's representative
         tally.layouts += 1
         for who, count in jobs:
             exp = main if who is pairing else skill_exp
@@ -138,46 +109,63 @@ def plan_batches(store: Store, layouts: Iterable[Layout], variant: Any, pairing:
             missing = [i for i in range(count) if i not in have]
             tally.wanted += count
             tally.stored += count - len(missing)
-            yield from (Batch(layout, variant, who, seed, chunk, game, key=exp)
+            yield from (Batch(setup, variant, who, seed, chunk, game, key=exp)
                         for chunk in split_indices(missing, SWEEP_BATCH))
 
 
-def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
+def run_sweep(store: Store, layouts: Iterable[Any], variant: Any = None,
               pairing: Pairing | str = "random", games: int = 100, seed: int = 0,
               workers: int | None = None, scheduler: Any = None, game: Game | None = None,
               skill: Pairing | str | None = None, skill_games: int = 0,
               progress: Callable[[int, int | None], None] | None = None,
               layout_count: int | None = None) -> SweepSummary:
     """Play ``games`` games of ``pairing`` (and ``skill_games`` of the ``skill`` pairing) on every
-    layout into ``store``, skipping games already stored; then refresh the metric summaries.
+    layout (setup of ``game``) into ``store``, skipping games already stored; then refresh the
+    metric summaries.
 
     ``layouts`` may be any iterable (a generator over millions is fine: layouts are planned as
     the workers need them). ``progress(done, total)`` is called after each batch, with games done
     (already stored ones included) and the total if the number of layouts is known (a sequence,
     or ``layout_count``)."""
-    if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a layout is registered
+    game = resolve_game(game)
+    variant = game.default_variant() if variant is None else variant
+    if layout_count is None and isinstance(layouts, Sized):
+        layout_count = len(layouts)
+    return _sweep(store, ((layout, variant) for layout in layouts), layout_count, pairing, games,
+                  seed, workers, scheduler, game, skill, skill_games, progress)
+
+
+def run_variant_sweep(store: Store, variants: Sequence[Any], setup: Any = None,
+                      pairing: Pairing | str = "random", games: int = 100, seed: int = 0,
+                      workers: int | None = None, scheduler: Any = None,
+                      game: Game | None = None, skill: Pairing | str | None = None,
+                      skill_games: int = 0,
+                      progress: Callable[[int, int | None], None] | None = None) -> SweepSummary:
+    """:func:`run_sweep` with the roles turned: every variant of ``variants`` from one
+    ``setup`` (None: the game's own; Awimbawé deals every match from its seed). Game i of
+    every variant has the same seed, so the variants are compared on the same deals."""
+    game = resolve_game(game)
+    return _sweep(store, ((setup, v) for v in variants), len(variants), pairing, games, seed,
+                  workers, scheduler, game, skill, skill_games, progress)
+
+
+def _sweep(store: Store, cases: Iterable[tuple[Any, Any]], count: int | None,
+           pairing: Pairing | str, games: int, seed: int, workers: int | None, scheduler: Any,
+           game: Game, skill: Pairing | str | None, skill_games: int,
+           progress: Callable[[int, int | None], None] | None) -> SweepSummary:
+    if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a setup is registered
         raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
                          f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
     store.require_paired_seeding()
     started = time.perf_counter()
-    game = resolve_game(game)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
     skill = Pairing.parse(skill) if isinstance(skill, str) else skill
     check_agents(game, pairing.a, pairing.b, *((skill.a, skill.b) if skill else ()))
-    variant = game.default_variant() if variant is None else variant
-    if layout_count is None and isinstance(layouts, Sized):
-        layout_count = len(layouts)
-    per_layout = games + (skill_games if skill else 0)
-    total = layout_count * per_layout if layout_count is not None else None
+    per_case = games + (skill_games if skill else 0)
+    total = count * per_case if count is not None else None
     tally = _Tally()
-    batches = plan_batches(store, layouts, variant, pairing, games, seed, game, skill,
-                           skill_games, tally)
-    if scheduler is not None:
-        results = run_batches_dask(batches, scheduler)
-        used: int | str = str(scheduler) if isinstance(scheduler, str) else "dask"
-    else:
-        used = workers or default_workers()
-        results = run_batches(batches, used)
+    batches = plan_batches(store, cases, pairing, games, seed, game, skill, skill_games, tally)
+    results, used = play_batches(batches, workers, scheduler)
     played = inserted = 0
     for exp, games_done in results:
         for result in games_done:
@@ -190,3 +178,24 @@ def run_sweep(store: Store, layouts: Iterable[Layout], variant: Any = None,
     store.refresh_summaries(game)
     return SweepSummary(tally.layouts, tally.wanted, tally.stored, played, inserted, used,
                         time.perf_counter() - started)
+
+
+def variant_grid(base: Any, settings: Mapping[str, Sequence[Any]]) -> list[Any]:
+    """Every combination of ``settings`` (parameter → values, in the order given) applied to
+    the variant ``base``, as variants of its class (``to_dict`` / ``from_dict``, which checks
+    each value and names the parameter), named ``base:key=value,…``. The first parameter
+    varies slowest."""
+    if not settings:
+        raise PlaytestError("a variant sweep needs at least one parameter and its values")
+    kind, table = type(base), base.to_dict(only_changes=True)
+    grid = []
+    for values in product(*settings.values()):
+        chosen = dict(zip(settings, values))
+        name = ",".join(f"{k}={_setting_text(v)}" for k, v in chosen.items())
+        grid.append(kind.from_dict({**table, **chosen, "name": f"{base.name}:{name}"},
+                                   f"--set {name}"))
+    return grid
+
+
+def _setting_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -100,20 +100,44 @@ def format_comparison(c: Comparison, title: str) -> str:
 
 
 def format_ranking(rows: Sequence, by: str) -> str:
+    """Ranked experiments as a table: layouts with their rows; others (a game played without
+    layouts, such as Awimbawé's variants) with their game, setup and the rules played."""
+    if not all(r.layout is not None for r in rows):
+        return format_setup_ranking(rows, by)
     header = (f"{'rank':>4}  {'layout':<6} {'score':>6} {by if by != 'score' else 'balance':>12} "
               f"{'1st win':>7} {'games':>6} {'rivers':>6}  size mix      rows")
     lines = [header]
     for i, r in enumerate(rows, start=1):
-        shown = r.values.get(by if by != "score" else "balance")
-        shown_text = f"{shown:12.3f}" if isinstance(shown, (int, float)) else f"{'n/a':>12}"
-        # a layout registered by a sweep stopped before its first game has no metrics yet
-        first = r.values.get("first_player_win_rate")
-        first_text = "n/a" if first is None else format(first, "7.3f")
-        score_text = "n/a" if r.score is None else format(r.score, "6.3f")
+        shown_text, first_text, score_text = _ranked_numbers(r, by if by != "score" else "balance")
         lines.append(f"{i:>4}  #{r.layout_id:<5} {score_text:>6} {shown_text} "
                      f"{first_text:>7} {r.games:>6} "
                      f"{r.rivers:>6}  {r.size_mix:<13} {' '.join(r.layout.rows)}")
     return "\n".join(lines)
+
+
+def format_setup_ranking(rows: Sequence, by: str) -> str:
+    from .report import rules_text
+    lines = [f"{'rank':>4}  {'setup':<6} {'score':>6} {by:>12} {'1st win':>7} {'games':>6}  "
+             f"game, setup, agents: variant (rules played)"]
+    for i, r in enumerate(rows, start=1):
+        shown_text, first_text, score_text = _ranked_numbers(r, by)
+        where = (f"{r.game}, layout {' '.join(r.layout.rows)}" if r.layout is not None
+                 else f"{r.game}, {r.setup}")
+        lines.append(f"{i:>4}  #{r.layout_id:<5} {score_text:>6} {shown_text} {first_text:>7} "
+                     f"{r.games:>6}  {where}, {r.agents}: {r.variant} "
+                     f"({rules_text(r.variant_rules)})")
+    return "\n".join(lines)
+
+
+def _ranked_numbers(r, shown: str) -> tuple[str, str, str]:
+    """The ranked value, the first-player win rate and the score, as text (``n/a`` for an
+    experiment registered by a sweep stopped before its first game: no metrics yet)."""
+    value = r.values.get(shown)
+    shown_text = f"{value:12.3f}" if isinstance(value, (int, float)) else f"{'n/a':>12}"
+    first = r.values.get("first_player_win_rate")
+    first_text = "n/a" if first is None else format(first, "7.3f")
+    score_text = "n/a" if r.score is None else format(r.score, "6.3f")
+    return shown_text, first_text, score_text
 
 
 def format_race(race) -> str:

@@ -1,6 +1,7 @@
-"""``kiwara awimbawe playtest``, ``compare`` and ``cards``: the play-test lab and the
+"""``kiwara awimbawe playtest``, ``compare``, ``sweep`` and ``cards``: the play-test lab and the
 print-and-play sheet for Awimbawé variants (thin shells over :mod:`kiwara_designer.playtest`
-and :mod:`kiwara_designer.printing.awimbawe`)."""
+and :mod:`kiwara_designer.printing.awimbawe`; options shared with Kiwara's lab in
+:mod:`.common`)."""
 from __future__ import annotations
 
 import json
@@ -9,13 +10,17 @@ import sys
 import click
 
 from .awimbawe import VARIANT_HELP, _variant, awimbawe
-from .common import MAX_GAMES, progress_bar, stdin_once
+from .common import (describe_playtest, lab_options, parse_settings, progress_bar,
+                     scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
+                     two_variants)
 
-# The lab's default pairings for Awimbawé (README, "Awimbawé play-test lab"): greedy plays a
-# match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is measured
-# with greedy against random unless asked.
-DEFAULT_AGENTS = "greedy,greedy"
-DEFAULT_SKILL = "greedy,random"
+# The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
+# a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
+# measured with greedy against random unless asked.
+matches_options = lab_options("Matches (seats alternate: agent A sits first in the even ones).",
+                              "random, greedy, ismcts:100…", unit="match")
+skill_matches_options = skill_options("Matches of the skill pairing (default: a quarter of "
+                                      "--games; 0 skips it).")
 
 
 def _game():
@@ -23,40 +28,28 @@ def _game():
     return get_game("awimbawe")
 
 
-def _lab_options(func):
-    for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
-                     show_default=True,
-                     help="Matches (seats alternate: agent A sits first in the even ones)."),
-        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
-                     help="Agent A,agent B (one spec plays itself): random, greedy, ismcts:100…"),
-        click.option("--seed", type=int, default=0, show_default=True,
-                     help="Master seed: match i is seeded from (seed, i), so any match replays."),
-        click.option("--workers", "-j", type=click.IntRange(min=1),
-                     help="Worker processes (default: number of cores)."),
-    ]):
-        func = option(func)
-    return func
+def _pairing(agents: str):
+    from ..playtest import Pairing
+    return Pairing.parse(agents)
 
 
 @awimbawe.command("playtest")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
-@_lab_options
-@click.option("--skill", default=DEFAULT_SKILL, show_default=True,
-              help="Stronger,weaker agents whose win rate is the skill gap.")
-@click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
-              help="Matches of the skill pairing (default: a quarter of --games; 0 skips it).")
+@matches_options
+@skill_matches_options
 @click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
               help="Play until the first seat's match win rate is known to ± this (e.g. 0.03); "
                    "--games is then the first round.")
+@scheduler_option()
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
 def playtest_cmd(variant_name, games, agents, seed, workers, skill, skill_games, precision,
-                 as_json) -> None:
+                 scheduler, as_json) -> None:
     """Play-test a variant: self-play matches, metrics with 95 % intervals.
 
     Match and round win rates of the first seat and of the round-1 leader, rounds ended by
     hyenas, tricks per round, crowns margin, power use, fled eagles that change a round's
-    winner, lead changes, skill gap (formulas in the README).
+    winner, lead changes, skill gap (formulas in the README). With --scheduler the matches
+    are played on a Dask cluster, with the same results.
 
     \b
     Examples:
@@ -64,42 +57,31 @@ def playtest_cmd(variant_name, games, agents, seed, workers, skill, skill_games,
       kiwara awimbawe playtest --variant gamepark --games 1000 --json
       kiwara awimbawe playtest --agents ismcts:50,greedy --games 40 --skill-games 0
       kiwara awimbawe playtest --precision 0.03
+      kiwara awimbawe playtest --games 5000 --scheduler tcp://10.0.0.5:8786
     """
-    from ..playtest import Pairing, compute_metrics, play_match, play_to_precision
+    from ..playtest.session import run_playtest
     from ..playtest.text import format_metrics
 
-    game, variant = _game(), _variant(variant_name)
-    pairing = Pairing.parse(agents)
-    skill_pairing = Pairing.parse(skill) if skill else None
-    n_skill = (max(1, games // 4) if skill_games is None else skill_games) if skill_pairing else 0
+    game, variant, pairing = _game(), _variant(variant_name), _pairing(agents)
+    skill, n_skill = skill_pairing(skill, skill_games, games)
     update, close = progress_bar(f"awimbawe {variant.name}")
     try:
-        if precision:
-            results = play_to_precision(None, variant, pairing, precision, seed, workers, game,
-                                        first_round=games)
-        else:
-            results = play_match(None, variant, pairing, games, seed, workers, game,
-                                 progress=update)
+        done = run_playtest(None, variant, pairing, games, seed, workers, game, skill, n_skill,
+                            precision, scheduler=scheduler, progress=update)
     finally:
         close()
-    skill_results = (play_match(None, variant, skill_pairing, n_skill, seed, workers, game)
-                     if n_skill else [])
-    metrics = compute_metrics(results, None, skill_results, game=game)
+    head, words = describe_playtest(done, variant.name, pairing, seed, skill, "match", "matches")
     if as_json:
-        click.echo(json.dumps({"game": "awimbawe", "variant": variant.name,
-                               "agents": pairing.name, "games": len(results), "seed": seed,
-                               "skill_agents": skill_pairing.name if n_skill else None,
-                               "skill_games": n_skill, "metrics": metrics.to_json()}, indent=2))
-        return
-    skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
-    click.echo(format_metrics(metrics, f"awimbawe: variant {variant.name}, agents {pairing}, "
-                                       f"{len(results)} matches, seed {seed}{skill_text}"))
+        click.echo(json.dumps({"game": "awimbawe", **head, "metrics": done.metrics.to_json()},
+                              indent=2))
+    else:
+        click.echo(format_metrics(done.metrics, f"awimbawe: {words}"))
 
 
 @awimbawe.command("compare")
 @click.option("--variant", "variant_names", multiple=True, required=True,
               help="A rules variant (TOML file or built-in name); give it twice.")
-@_lab_options
+@matches_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
     """Compare two variants on the same deals and seeds.
@@ -114,14 +96,13 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
       kiwara awimbawe compare --variant classic --variant gamepark --games 2000
       kiwara awimbawe compare --variant classic --variant my-rules.toml --json
     """
-    from ..playtest import Pairing, compare_variants
+    from ..playtest import compare_variants
     from ..playtest.text import format_comparison
 
-    if len(variant_names) != 2:
-        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    two_variants(variant_names)
     stdin_once(**{"--variant": variant_names})
     variants = tuple(_variant(v) for v in variant_names)
-    pairing = Pairing.parse(agents)
+    pairing = _pairing(agents)
     result = compare_variants(None, variants, tuple(variant_names), pairing, games, seed,
                               workers, _game())
     if as_json:
@@ -130,6 +111,71 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
         return
     click.echo(format_comparison(result, f"awimbawe: agents {pairing}, {games} matches per "
                                          f"variant on the same seeds (seed {seed})"))
+
+
+@awimbawe.command("sweep")
+@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2…",
+              help="A rules parameter and the values to try (repeatable; every combination "
+                   "is played), e.g. hyenas_to_lose=3,4 or eagle_may_flee=true,false.")
+@click.option("--variant", "variant_name",
+              help="The variant the settings change (TOML file or built-in name; default: "
+                   "classic).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@matches_options
+@skill_matches_options
+@scheduler_option()
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Variants listed after the sweep.")
+@click.option("--json", "as_json", is_flag=True,
+              help="The sweep's summary and its ranked variants as JSON.")
+def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, skill_games,
+              scheduler, top, as_json) -> None:
+    """Play every combination of --set values into a results database, resumably; rank them.
+
+    Every finished match is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a match. Match i of every
+    variant has the same seed, so they play the same deals while they deal alike. The
+    variants are then ranked by the round-1 leader's balance (1 − 2 × the distance of their
+    match win rate from 0.5); kiwara rank and kiwara report read the database too.
+
+    \b
+    Examples:
+      kiwara awimbawe sweep --set hyenas_to_lose=3,4 --set eagle_may_flee=true,false --db a.sqlite
+      kiwara awimbawe sweep --set cheetah_may_pass=true,false --variant gamepark --games 1000 \\
+          --db a.sqlite -j 2
+      kiwara awimbawe sweep --set rounds_to_win=1,2,3 --db a.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from ..playtest import open_store
+    from ..playtest.sweep import run_variant_sweep, variant_grid
+    from ..playtest.text import format_ranking
+
+    stdin_once(**{"--variant": variant_name})
+    game, pairing = _game(), _pairing(agents)
+    variants = variant_grid(_variant(variant_name), parse_settings(settings))
+    skill, n_skill = skill_pairing(skill, skill_games, games)
+    update, close = progress_bar(f"{len(variants)} variants")
+    with open_store(db) as store:
+        try:
+            summary = run_variant_sweep(store, variants, None, pairing, games, seed, workers,
+                                        scheduler, game, skill, n_skill, progress=update)
+        finally:
+            close()
+        mine = [store.experiment(None, v, pairing, game) for v in variants]
+        ranked = store.ranked(game.headline_metric, top, game=game, experiments=mine)
+        stored = store.totals()["games"]
+    if as_json:
+        fields = summary.to_json()
+        fields["variants"] = fields.pop("layouts")
+        click.echo(json.dumps({**fields, "database_games": stored, "ranked": [
+            {"rank": i, "variant": r.variant, "rules": json.loads(r.variant_rules),
+             "setup": r.setup, "agents": r.agents, "games": r.games, "score": r.score,
+             "values": r.values} for i, r in enumerate(ranked, 1)]}, indent=2))
+        return
+    click.echo(summary_line(summary, "variant", scheduler, "match", "matches"))
+    click.echo(format_ranking(ranked, game.headline_metric))
+    click.echo(f"{db}: {stored:,} matches stored in all; kiwara report --db {db} -o report.html "
+               f"shows them")
 
 
 @awimbawe.command("cards")

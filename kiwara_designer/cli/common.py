@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import KiwaraError
-from ..numbers import parse_whole_list
+from ..numbers import parse_whole_list, plural
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
@@ -223,3 +223,123 @@ def save_record(record, path: str) -> None:
     record.save(path)
     if path != "-":
         click.echo(f"record written to {path}", err=True)
+
+
+# -- the play-test lab's options and output, shared by kiwara playtest/compare/sweep and the
+# -- same commands of kiwara awimbawe (a game's word for one game: "game", "match") ------------
+def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
+    """--games/-n, --agents, --seed and -j/--workers of the play-test commands."""
+    from ..playtest import DEFAULT_AGENTS
+
+    def decorate(func):
+        for option in reversed([
+            click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                         show_default=True, help=games_help),
+            click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                         help=f"Agent A,agent B (one spec plays itself): {agent_examples}"),
+            click.option("--seed", type=int, default=0, show_default=True,
+                         help=f"Master seed: {unit} i is seeded from (seed, i), so any {unit} "
+                              f"replays."),
+            workers_option("Worker processes (default: number of cores, at most 4 per core)."),
+        ]):
+            func = option(func)
+        return func
+    return decorate
+
+
+def skill_options(skill_games_help: str):
+    """--skill and --skill-games: the pairing whose win rate is the skill gap, and its count."""
+    from ..playtest import DEFAULT_SKILL
+
+    def decorate(func):
+        func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
+                            help=skill_games_help)(func)
+        return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                            help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+    return decorate
+
+
+def skill_pairing(skill: str | None, skill_games: int | None, games: int):
+    """The skill pairing and its number of games (default: a quarter of ``games``; 0 and None
+    when there is no skill pairing)."""
+    from ..playtest import Pairing
+    if not skill:
+        return None, 0
+    return Pairing.parse(skill), max(1, games // 4) if skill_games is None else skill_games
+
+
+def scheduler_option():
+    return click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                            "(needs pip install 'kiwara-designer[cluster]').")
+
+
+def two_variants(variant_names: tuple[str, ...]) -> None:
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+
+
+def describe_playtest(done, variant_name: str, pairing, seed: int, skill, unit: str,
+                      units: str | None = None) -> tuple[dict, str]:
+    """A finished play-test's settings: as JSON fields, and as the words after its title."""
+    n, n_skill = len(done.games), len(done.skill_games)
+    head = {"variant": variant_name, "agents": pairing.name, "games": n, "seed": seed,
+            "skill_agents": skill.name if n_skill else None, "skill_games": n_skill}
+    skill_text = f", skill {skill} x {n_skill}" if n_skill else ""
+    return head, (f"variant {variant_name}, agents {pairing}, {plural(n, unit, units)}, "
+                  f"seed {seed}{skill_text}")
+
+
+def summary_line(summary, what: str, scheduler: str | None = None, unit: str = "game",
+                 units: str | None = None) -> str:
+    """A sweep's summary: what was wanted, found stored, played and stored, in how long where."""
+    return (f"{plural(summary.layouts, what)}, "
+            f"{plural(summary.games_wanted, unit, units)} wanted: "
+            f"{summary.games_already_stored} already stored, {summary.games_played} played, "
+            f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+            + (f"(Dask scheduler {scheduler})" if scheduler
+               else f"({plural(summary.workers, 'worker')})"))
+
+
+def parse_settings(texts: tuple[str, ...]) -> dict[str, list]:
+    """``--set key=v1,v2`` options → {key: [v1, v2]}, each value read as a TOML value (``3``,
+    ``true``, ``{mouse = 4}``; a bare word is text), commas inside braces kept. The variant
+    checks keys and values; this refuses what is not a list of values, naming the key."""
+    import tomllib
+    settings: dict[str, list] = {}
+    for text in texts:
+        key, equals, values = (part.strip() for part in text.partition("="))
+        if not equals or not key:
+            raise KiwaraError(f"--set {text}: write KEY=VALUE,VALUE… (e.g. hyenas_to_lose=3,4)")
+        if key in settings:
+            raise KiwaraError(f"--set {key}: given twice; list all its values in one --set")
+        items = _split_outside_braces(values)
+        if not values:
+            raise KiwaraError(f"--set {key}: no values; give them separated by commas "
+                              f"({key}=V1,V2…)")
+        if any(not item for item in items):
+            raise KiwaraError(f"--set {key}: an empty value in {values!r}; give values "
+                              f"separated by commas")
+        parsed = []
+        for item in items:
+            try:
+                value = tomllib.loads(f"value = {item}")["value"]
+            except tomllib.TOMLDecodeError:
+                value = item
+            if value in parsed:
+                raise KiwaraError(f"--set {key}: the value {item} is given twice")
+            parsed.append(value)
+        settings[key] = parsed
+    return settings
+
+
+def _split_outside_braces(text: str) -> list[str]:
+    items, depth, current = [], 0, []
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    items.append("".join(current).strip())
+    return items

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import click
 
+from ..core.game import game_names, get_game
 from ..core.io import make_folder, write_text
 from ..errors import KiwaraError
 from ..formats import load_layout
-from ..playtest.metrics import metric_names
+from ..playtest.metrics import all_metric_names, metric_names
 from ..numbers import plural
-from .common import (EXIT_NEGATIVE, MAX_GAMES, MAX_SAMPLE, load_variant, note_invalid,
-                     progress_bar, stdin_once, workers_option)
+from .common import (EXIT_NEGATIVE, MAX_SAMPLE, describe_playtest, lab_options, load_variant,
+                     note_invalid, progress_bar, scheduler_option, skill_options, skill_pairing,
+                     stdin_once, summary_line, two_variants)
 
 
 def _lab_pairing(text: str):
@@ -22,34 +24,11 @@ def _lab_pairing(text: str):
     return Pairing.parse(text)
 
 
-def _lab_common(func):
-    """Options shared by playtest, compare and sweep."""
-    from ..playtest import DEFAULT_AGENTS
-    for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
-                     show_default=True,
-                     help="Games per layout (seats alternate: agent A opens the even ones)."),
-        click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
-                     help="Agent A,agent B (one spec plays itself): random, greedy, mcts:200…"),
-        click.option("--seed", type=int, default=0, show_default=True,
-                     help="Master seed: game i is seeded from (seed, i), so any game replays."),
-        workers_option("Worker processes (default: number of cores, at most 4 per core)."),
-    ]):
-        func = option(func)
-    return func
-
-
-def _lab_skill_options(func):
-    from ..playtest import DEFAULT_SKILL
-    func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
-                        help="Games of the skill pairing per layout (default: a quarter of "
-                             "--games; 0 to skip the skill gap).")(func)
-    return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
-                        help="Stronger,weaker agents whose win rate is the skill gap.")(func)
-
-
-def _lab_skill_games(skill_games: int | None, games: int) -> int:
-    return max(1, games // 4) if skill_games is None else skill_games
+# Options shared by playtest, compare and sweep (and, worded for matches, kiwara awimbawe's)
+_lab_common = lab_options("Games per layout (seats alternate: agent A opens the even ones).",
+                          "random, greedy, mcts:200…")
+_lab_skill_options = skill_options("Games of the skill pairing per layout (default: a quarter "
+                                   "of --games; 0 to skip the skill gap).")
 
 
 def _lab_record_stems(sources) -> list[str]:
@@ -92,15 +71,13 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
       kiwara playtest classic --games 10 --records games/
       kiwara playtest classic --precision 0.03
     """
-    from pathlib import Path
-
-    from ..playtest import compute_metrics, make_game_record, play_match, play_to_precision
+    from ..playtest import make_game_record
+    from ..playtest.session import run_playtest
     from ..playtest.text import format_metrics
 
     stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
     variant, pairing = load_variant(variant_name), _lab_pairing(agents)
-    skill_pairing = _lab_pairing(skill) if skill else None
-    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    skill, n_skill = skill_pairing(skill, skill_games, games)
     boards = [(name, load_layout(name)) for name in layout_files]
     for name, board in boards:
         note_invalid(board, name)
@@ -109,32 +86,21 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     output = []
     for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
-        if precision:
-            results = play_to_precision(board, variant, pairing, precision, seed, workers,
-                                        first_round=games, progress=update)
-            if records:   # replayed with their moves only when asked: records are rarely wanted
-                results = play_match(board, variant, pairing, len(results), seed, workers,
-                                     keep_moves=True)
-        else:
-            results = play_match(board, variant, pairing, games, seed, workers,
-                                 keep_moves=bool(records), progress=update)
-        close()
-        skill_results = (play_match(board, variant, skill_pairing, n_skill, seed, workers)
-                         if n_skill else [])
-        metrics = compute_metrics(results, board, skill_results)
+        try:
+            done = run_playtest(board, variant, pairing, games, seed, workers, None, skill,
+                                n_skill, precision, keep_moves=bool(records), progress=update)
+        finally:
+            close()
         if records:
             make_folder(records, "game records")
-            for game in results:
+            for game in done.games:
                 make_game_record(None, board, variant, pairing, seed, game).save(
                     str(Path(records) / _lab_record_name(stem, game.index)))
-        head = {"layout": name, "rows": list(board.rows), "variant": variant.name,
-                "agents": pairing.name, "games": len(results), "seed": seed,
-                "skill_agents": skill_pairing.name if n_skill else None, "skill_games": n_skill}
-        output.append({**head, "metrics": metrics.to_json()})
+        head, words = describe_playtest(done, variant.name, pairing, seed, skill, "game")
+        output.append({"layout": name, "rows": list(board.rows), **head,
+                       "metrics": done.metrics.to_json()})
         if not as_json:
-            skill_text = f", skill {skill_pairing} x {n_skill}" if n_skill else ""
-            click.echo(format_metrics(metrics, f"{name}: variant {variant.name}, agents {pairing}, "
-                                               f"{plural(len(results), 'game')}, seed {seed}{skill_text}"))
+            click.echo(format_metrics(done.metrics, f"{name}: {words}"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
     elif records:
@@ -162,8 +128,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
     from ..playtest import compare_variants
     from ..playtest.text import format_comparison
 
-    if len(variant_names) != 2:
-        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+    two_variants(variant_names)
     stdin_once(LAYOUT=layout_names, **{"--variant": variant_names})
     variants = tuple(load_variant(v) for v in variant_names)
     names = tuple(variant_names)
@@ -199,8 +164,7 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
 @_lab_common
 @_lab_skill_options
-@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
-                                  "(needs pip install 'kiwara-designer[cluster]').")
+@scheduler_option()
 @click.option("--allow-invalid", is_flag=True,
               help="Sweep the layouts of --from FILE even if some are not valid free-play "
                    "layouts (refused otherwise).")
@@ -233,13 +197,12 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
                               f"{len(boards)} not valid (layout {invalid[0]} first, above); "
                               f"--allow-invalid sweeps them anyway")
     variant, pairing = load_variant(variant_name), _lab_pairing(agents)
-    skill_pairing = _lab_pairing(skill) if skill else None
-    n_skill = _lab_skill_games(skill_games, games) if skill_pairing else 0
+    skill, n_skill = skill_pairing(skill, skill_games, games)
     update, close = progress_bar(plural(count, "layout"))
     with open_store(db) as store:
         try:
             summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
-                                skill=skill_pairing, skill_games=n_skill, progress=update,
+                                skill=skill, skill_games=n_skill, progress=update,
                                 layout_count=count)
         finally:
             close()
@@ -248,12 +211,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
         click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
                                "database": totals}, indent=2))
     else:
-        click.echo(f"{plural(summary.layouts, 'layout')}, "
-                   f"{plural(summary.games_wanted, 'game')} wanted: "
-                   f"{summary.games_already_stored} already stored, {summary.games_played} played, "
-                   f"{summary.games_stored} stored in {summary.seconds:.1f} s "
-                   + (f"(Dask scheduler {scheduler})" if scheduler
-                      else f"({plural(summary.workers, 'worker')})")
+        click.echo(summary_line(summary, "layout", scheduler)
                    + f", after {choosing:.1f} s choosing the layouts")
         click.echo(f"{db}: {plural(totals['layouts'], 'layout')}, "
                    f"{plural(totals['games'], 'game')}")
@@ -263,8 +221,11 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
 @click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--by", "by", default="score", show_default=True,
-              type=click.Choice(metric_names()),
-              help="Metric to rank by.")
+              type=click.Choice(all_metric_names()),
+              help="Metric to rank by (of every game: experiments whose game does not measure "
+                   "it are left out).")
+@click.option("--game", "game_name", type=click.Choice(game_names()),
+              help="Only experiments of this game (default: every game).")
 @click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
 @click.option("--variant", "variant_name", help="Only this variant (its name).")
 @click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
@@ -273,10 +234,11 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 @click.option("--paper", metavar="a4|letter|WxH",
               help="Paper of the exported boards (as kiwara export) [default: a4].")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_json) -> None:
-    """List the best layouts of a results database.
+def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, paper,
+         as_json) -> None:
+    """List the best layouts (or, for Awimbawé, variants) of a results database.
 
-    --export DIR writes each one as a layout file (rank01-layout17.txt) and a true-scale
+    --export DIR writes each layout as a layout file (rank01-layout17.txt) and a true-scale
     printable board (rank01-layout17.svg, as kiwara export draws it).
 
     \b
@@ -284,6 +246,7 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_jso
       kiwara rank --db results.sqlite
       kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
       kiwara rank --db results.sqlite --by decisiveness --ascending --json
+      kiwara rank --db awimbawe.sqlite --by round1_leader_balance
     """
     from ..playtest import export_layouts, open_store
     from ..playtest.text import format_ranking
@@ -293,22 +256,27 @@ def rank(db, top, by, ascending, variant_name, agents, export_dir, paper, as_jso
         raise click.UsageError("--paper only applies with --export")
     options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
 
+    game = get_game(game_name) if game_name else None
     with open_store(db, must_exist=True) as store:
         store.refresh_summaries()
-        rows = store.ranked(by, top, not ascending, variant_name, agents)
+        rows = store.ranked(by, top, not ascending, variant_name, agents, game)
         # a filter that matches nothing is told apart from an empty database
-        everything = store.ranked(by) if not rows and (variant_name or agents) else []
+        everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
     if as_json:
-        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id, "rows": list(r.layout.rows),
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id,
+                                "rows": list(r.layout.rows) if r.layout else None,
                                 "variant": r.variant, "agents": r.agents, "games": r.games,
                                 "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
-                                "values": r.values} for i, r in enumerate(rows, 1)], indent=2))
+                                "values": r.values, "game": r.game, "setup": r.setup,
+                                "rules": json.loads(r.variant_rules)}
+                               for i, r in enumerate(rows, 1)], indent=2))
     elif rows:
         click.echo(format_ranking(rows, by))
     elif everything:
         pairs = sorted({(r.variant, r.agents) for r in everything})
         wanted = " and ".join(f"{what} {value!r}" for what, value in
-                              (("variant", variant_name), ("agents", agents)) if value)
+                              (("game", game_name), ("variant", variant_name),
+                               ("agents", agents)) if value)
         click.echo(f"kiwara: {db}: no layout matches {wanted}; the database holds "
                    f"{plural(len({r.layout_id for r in everything}), 'play-tested layout')}, with "
                    + "; ".join(f"variant {v!r}, agents {a!r}" for v, a in pairs), err=True)
@@ -376,7 +344,7 @@ def report(db, output, top) -> None:
               help="Master seed of the sample and the games.")
 @click.option("--workers", "-j", type=click.IntRange(min=1),
               help="Worker processes (default: number of cores).")
-@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786.")
+@scheduler_option()
 @click.option("--json", "as_json", is_flag=True, help="The race's outcome as JSON.")
 def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, tolerance, budget,
          first_round, agents, seed, workers, scheduler, as_json) -> None:

@@ -182,9 +182,11 @@ def _fmt(value, digits: int = 3) -> str:
 
 
 def _interval(metric: dict | None) -> str:
-    if not metric or metric.get("value") is None:
+    """A rate (``value``) or a mean (``mean``) with its interval."""
+    value = (metric or {}).get("value", (metric or {}).get("mean"))
+    if value is None:
         return "–"
-    return f'{metric["value"]:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
+    return f'{value:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
 
 
 def effects_svg(explanation) -> str:

@@ -188,6 +188,13 @@ def variant_grid(base: Any, settings: Mapping[str, Sequence[Any]]) -> list[Any]:
     if not settings:
         raise PlaytestError("a variant sweep needs at least one parameter and its values")
     kind, table = type(base), base.to_dict(only_changes=True)
+    for key, values in settings.items():       # each value alone first, so errors name it
+        if key == "name":
+            raise PlaytestError("--set name: a variant's name is not one of its rules")
+        if not values:
+            raise PlaytestError(f"--set {key}: no values")
+        for value in values:
+            kind.from_dict({**table, key: value}, f"--set {key}={_setting_text(value)}")
     grid = []
     for values in product(*settings.values()):
         chosen = dict(zip(settings, values))

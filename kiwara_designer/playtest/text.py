@@ -117,23 +117,24 @@ def format_ranking(rows: Sequence, by: str) -> str:
 
 def format_setup_ranking(rows: Sequence, by: str) -> str:
     from .report import rules_text
-    lines = [f"{'rank':>4}  {'setup':<6} {'score':>6} {by:>12} {'1st win':>7} {'games':>6}  "
-             f"game, setup, agents: variant (rules played)"]
+    shown = by if by != "score" else "balance"
+    width = max(12, len(shown))
+    lines = [f"{'rank':>4}  {'score':>6} {shown:>{width}} {'1st win':>7} {'games':>6}  "
+             f"game: setup, agents, rules played"]
     for i, r in enumerate(rows, start=1):
-        shown_text, first_text, score_text = _ranked_numbers(r, by)
-        where = (f"{r.game}, layout {' '.join(r.layout.rows)}" if r.layout is not None
-                 else f"{r.game}, {r.setup}")
-        lines.append(f"{i:>4}  #{r.layout_id:<5} {score_text:>6} {shown_text} {first_text:>7} "
-                     f"{r.games:>6}  {where}, {r.agents}: {r.variant} "
-                     f"({rules_text(r.variant_rules)})")
+        shown_text, first_text, score_text = _ranked_numbers(r, shown, width)
+        setup = f"layout {' '.join(r.layout.rows)}" if r.layout is not None else r.setup
+        lines.append(f"{i:>4}  {score_text:>6} {shown_text} {first_text:>7} {r.games:>6}  "
+                     f"{r.game}: {setup}, {r.agents}, {rules_text(r.variant_rules)}")
     return "\n".join(lines)
 
 
-def _ranked_numbers(r, shown: str) -> tuple[str, str, str]:
+def _ranked_numbers(r, shown: str, width: int = 12) -> tuple[str, str, str]:
     """The ranked value, the first-player win rate and the score, as text (``n/a`` for an
     experiment registered by a sweep stopped before its first game: no metrics yet)."""
     value = r.values.get(shown)
-    shown_text = f"{value:12.3f}" if isinstance(value, (int, float)) else f"{'n/a':>12}"
+    shown_text = (f"{value:{width}.3f}" if isinstance(value, (int, float))
+                  else f"{'n/a':>{width}}")
     first = r.values.get("first_player_win_rate")
     first_text = "n/a" if first is None else format(first, "7.3f")
     score_text = "n/a" if r.score is None else format(r.score, "6.3f")

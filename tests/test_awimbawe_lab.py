@@ -4,11 +4,21 @@ commands."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from kiwara_designer.awimbawe.metrics import METRICS, round_facts
 from kiwara_designer.awimbawe.state import RoundResult
 from kiwara_designer.awimbawe.variant import AwimbaweVariant
 from kiwara_designer.playtest import play_match
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 CROWNS = AwimbaweVariant().card_crowns
 
@@ -78,3 +88,131 @@ def test_playtest_and_compare_commands(run):
     assert bad.exit_code == 2 and "exactly twice" in bad.output
     missing = run("awimbawe", "playtest", "--variant", "nowhere.toml", "--games", "2")
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+# -- kiwara awimbawe sweep --------------------------------------------------------------------
+SWEEP = ("awimbawe", "sweep", "--set", "hyenas_to_lose=3,4", "--set", "eagle_may_flee=true,false",
+         "--agents", "random", "--skill-games", "0")
+
+
+def test_sweep_plays_every_combination_once_and_ranks_them(run, tmp_path):
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.playtest import Pairing, Store
+    db = tmp_path / "awi.sqlite"
+    first = run(*SWEEP, "--games", "4", "-j", "1", "--db", db)
+    assert first.exit_code == 0, first.output
+    lines = first.stdout.splitlines()
+    assert lines[0].startswith("4 variants, 16 matches wanted: 0 already stored, 16 played, "
+                               "16 stored")
+    assert "round1_leader_balance" in lines[1]
+    assert sorted(line.split(", ", 2)[2] for line in lines[2:6]) == [
+        "eagle_may_flee=false", "eagle_may_flee=false hyenas_to_lose=3",
+        "hyenas_to_lose=3", "the game's defaults"]
+    again = run(*SWEEP, "--games", "6", "-j", "2", "--db", db, "--json")
+    assert again.exit_code == 0, again.output
+    out = json.loads(again.stdout)
+    assert (out["variants"], out["games_already_stored"], out["games_stored"]) == (4, 16, 8)
+    assert [r["rank"] for r in out["ranked"]] == [1, 2, 3, 4]
+    balances = [r["values"]["round1_leader_balance"] for r in out["ranked"]]
+    assert balances == sorted(balances, reverse=True)
+    game = get_game("awimbawe")
+    with Store(db) as store:
+        assert store.totals()["duplicates"] == 0
+        for entry in out["ranked"]:
+            variant = AwimbaweVariant.from_dict(entry["rules"])
+            exp = store.experiment(None, variant, Pairing("random", "random"), game)
+            # exactly the seeded matches, whatever the worker count of each run
+            assert store.games(exp) == play_match(None, variant, "random", 6, 0, 1, game)
+    ranked = run("rank", "--db", db, "--game", "awimbawe", "--by", "round1_leader_balance")
+    assert ranked.exit_code == 0 and ranked.stdout.count("awimbawe: deals, random,random") == 4
+    report = run("report", "--db", db, "-o", "-")
+    assert report.exit_code == 0 and "awimbawe: top 4 of 4 experiments" in report.stdout
+
+
+@pytest.mark.parametrize("settings, message", [
+    (("hyena=3",), "--set hyena=3: unknown key 'hyena'"),
+    (("hyenas_to_lose=0,3",), "--set hyenas_to_lose=0: key 'hyenas_to_lose': must be between"),
+    (("hyenas_to_lose=",), "--set hyenas_to_lose: no values"),
+    (("hyenas_to_lose=3,,4",), "--set hyenas_to_lose: an empty value"),
+    (("hyenas_to_lose",), "--set hyenas_to_lose: write KEY=VALUE"),
+    (("eagle_may_flee=yes",), "--set eagle_may_flee=yes: key 'eagle_may_flee': must be true"),
+    (("hyenas_to_lose=3", "hyenas_to_lose=4"), "--set hyenas_to_lose: given twice"),
+    (("hyenas_to_lose=3,3",), "--set hyenas_to_lose: the value 3 is given twice"),
+    (("name=a,b",), "--set name: a variant's name is not one of its rules"),
+])
+def test_a_bad_setting_is_a_one_line_error_naming_its_key(run, tmp_path, settings, message):
+    db = tmp_path / "never.sqlite"
+    result = run("awimbawe", "sweep", *[a for s in settings for a in ("--set", s)], "--db", db)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"kiwara: error: {message}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and not db.exists()
+
+
+def test_variant_grid_varies_the_first_setting_slowest_from_the_base_variant():
+    from kiwara_designer.playtest.sweep import variant_grid
+    base = AwimbaweVariant.load("gamepark")
+    grid = variant_grid(base, {"hyenas_to_lose": [3, 4], "eagle_may_flee": [True, False]})
+    assert [(v.hyenas_to_lose, v.eagle_may_flee) for v in grid] == [
+        (3, True), (3, False), (4, True), (4, False)]
+    assert all(v.cheetah_may_pass == base.cheetah_may_pass for v in grid)
+    assert grid[1].name == "gamepark:hyenas_to_lose=3,eagle_may_flee=false"
+
+
+KILLED_SWEEP = ("awimbawe", "sweep", "--set", "hyenas_to_lose=3,4", "--set",
+                "eagle_may_flee=true,false", "--agents", "random", "--skill-games", "0",
+                "--games", "150", "-j", "2", "--seed", "4")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_sweep_killed_with_sigkill_resumes_to_exactly_every_match(tmp_path):
+    from test_playtest_store import children_of, stored_games, wait_gone
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.playtest import Pairing, Store
+    db, total = tmp_path / "killed.sqlite", 4 * 150
+    command = [sys.executable, "-m", "kiwara_designer.cli", *KILLED_SWEEP, "--db", str(db)]
+    for kill_after, whole_group in ((20, False), (120, True)):
+        proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 300        # a loaded machine may take long to start Python
+        while stored_games(db) < kill_after and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the sweep finished before it could be killed"
+        workers = children_of(proc.pid)
+        if whole_group:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert kill_after <= stored_games(db) < total
+        assert wait_gone(workers, 30.0), "orphan workers kept running"
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    played = int(finished.stdout.split(" already stored, ")[1].split(" played")[0])
+    assert 0 < played < total
+    game = get_game("awimbawe")
+    with Store(db) as store:
+        assert store.integrity_ok() and store.totals()["duplicates"] == 0
+        assert store.totals()["games"] == total
+        variant = AwimbaweVariant(hyenas_to_lose=3, eagle_may_flee=False)
+        exp = store.experiment(None, variant, Pairing("random", "random"), game)
+        assert store.games(exp) == play_match(None, variant, "random", 150, 4, 1, game)
+
+
+# -- kiwara awimbawe playtest --scheduler ------------------------------------------------------
+def test_playtest_on_a_dask_cluster_gives_the_local_results(run):
+    distributed = pytest.importorskip("dask.distributed")
+    local = run("awimbawe", "playtest", "--games", "8", "--skill-games", "2", "-j", "1",
+                "--json")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run("awimbawe", "playtest", "--games", "8", "--skill-games", "2",
+                     "--scheduler", cluster.scheduler_address, "--json")
+    assert remote.exit_code == 0, remote.output
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(run):
+    pytest.importorskip("dask.distributed")
+    result = run("awimbawe", "playtest", "--games", "2", "--scheduler", "not-an-address")
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

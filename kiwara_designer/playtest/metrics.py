@@ -233,6 +233,8 @@ def metric_names(game: Game | None = None) -> tuple[str, ...]:
 
 
 def all_metric_names() -> tuple[str, ...]:
-    """The metrics of every registered game, each once: what ``rank --by`` accepts."""
-    from ..core.game import game_names, get_game
-    return tuple(dict.fromkeys(name for g in game_names() for name in metric_names(get_game(g))))
+    """The metrics of every registered game, each once (the default game's first): what
+    ``rank --by`` accepts."""
+    from ..core.game import DEFAULT_GAME, game_names, get_game
+    games = sorted(game_names(), key=lambda name: name != DEFAULT_GAME)
+    return tuple(dict.fromkeys(_ranked_names([m for g in games for m in get_game(g).metrics()])))

@@ -43,7 +43,8 @@ def _help(*command: str) -> Step:
 COMMANDS = [(), ("validate",), ("show",), ("layouts",), ("layouts", "builtin"),
             ("layouts", "count"), ("layouts", "list"), ("layouts", "sample"), ("perft",),
             ("replay",), ("play",), ("playtest",), ("compare",), ("sweep",), ("rank",),
-            ("report",), ("export",), ("generate",)]
+            ("report",), ("export",), ("generate",), ("awimbawe", "playtest"),
+            ("awimbawe", "sweep")]
 
 SESSIONS = [
     Session("help", tuple(_help(*c) for c in COMMANDS) + (

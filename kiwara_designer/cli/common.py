@@ -127,21 +127,23 @@ def stdin_once(**inputs) -> None:
 
 
 def progress_bar(label: str):
-    """``(update(done, total), close())`` drawing a bar on stderr; both do nothing when stderr
-    is not a terminal (pipes and logs stay clean)."""
+    """``(update(done, total, note=None), close())`` drawing a bar on stderr, ``note`` after it
+    (e.g. how many were found); both do nothing when stderr is not a terminal (pipes and logs
+    stay clean)."""
     if not sys.stderr.isatty():
-        return (lambda done, total: None), (lambda: None)
+        return (lambda done, total, note=None: None), (lambda: None)
     state: dict = {}
 
-    def update(done: int, total: int | None) -> None:
+    def update(done: int, total: int | None, note: str | None = None) -> None:
         if total is None:
             return
         if "bar" not in state:
             state["bar"] = click.progressbar(length=max(total, 1), label=label, file=sys.stderr,
-                                             show_pos=True, show_eta=True)
+                                             show_pos=True, show_eta=True,
+                                             item_show_func=lambda note: note)
             state["bar"].__enter__()
         bar = state["bar"]
-        bar.update(done - bar.pos)
+        bar.update(done - bar.pos, note)
 
     def close() -> None:
         if "bar" in state:

@@ -276,13 +276,21 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
 @click.option("--limit", type=click.IntRange(min=0), help="Stop after this many layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
+@click.option("--scan-all", is_flag=True,
+              help="List with filters that no quick uniform draw passes (few or no layouts "
+                   "do), scanning every layout to find them.")
 @workers_option("Processes listing the layouts (default: number of cores, at most 4 per "
                 "core); the order is the same whatever their number.")
 def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, max_rivers,
-                 max_span, contains, start, limit, fmt, workers) -> None:
+                 max_span, contains, start, limit, scan_all, fmt, workers) -> None:
     """Print every valid layout in a fixed order, as input for `kiwara validate -`.
 
     Order: mix by mix, then a fixed order within each mix; `--start N` resumes after N.
+
+    With filters, 2,000 layouts are first drawn at random (as `layouts sample` does): if
+    none passes, the listing (which would look at every layout) is refused in one line
+    unless --scan-all is given. A filtered listing shows on a terminal how many layouts it
+    has scanned and found; one that finds none says so and exits 1.
 
     \b
     Examples:
@@ -292,17 +300,45 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
       kiwara layouts list --limit 100 --start 1000000
       kiwara layouts list --canonical -j 1 > classes.txt
     """
-    from ..generator import Filters, count_layouts, iter_blocks
+    from ..generator import (DRAWS_PER_SAMPLE, Filters, GeneratorError, count_layouts,
+                             iter_blocks, probe_filters)
     grid, k, allowed, wanted = _generator_request(width, height, territories, sizes, mix)
     filters = Filters.make(grid, k, min_rivers, max_rivers, max_span, contains)
+
+    def everything() -> int:
+        return count_layouts(grid, k, allowed, mix=wanted, canonical=canonical)
+    what = "symmetry classes" if canonical else "layouts"
+    if filters.active and not scan_all and not probe_filters(
+            grid, k, allowed, mix=wanted, canonical=canonical, filters=filters):
+        raise GeneratorError(f"none of {DRAWS_PER_SAMPLE:,} uniform draws passes these "
+                             f"filters: few or no {what} do, and listing them scans all "
+                             f"{everything():,}; give --scan-all to do so")
+    scan = {"scanned": 0, "found": 0}
+    update, close = progress_bar(f"{what} scanned") if filters.active else (None, None)
+    scan_total = everything() if filters.active and sys.stderr.isatty() else None
+
+    def scanned(count: int, found: int) -> None:
+        scan.update(scanned=count, found=found)
+        update(count, scan_total, f"{found:,} found")
     blocks = iter_blocks(grid, k, allowed, canonical=canonical, mix=wanted, start=start,
-                         filters=filters, workers=workers)
-    total = None
-    if not filters.active and sys.stderr.isatty():
-        total = max(count_layouts(grid, k, allowed, mix=wanted, canonical=canonical) - start, 0)
-    if limit is not None:
-        total = limit if total is None else min(total, limit)
-    _write_layouts(blocks, grid, fmt, total, limit)
+                         filters=filters, workers=workers, progress=scanned)
+    total = None           # the bar counts what is written, or with filters what is scanned
+    if not filters.active:
+        if sys.stderr.isatty():
+            total = max(everything() - start, 0)
+        if limit is not None:
+            total = limit if total is None else min(total, limit)
+    try:
+        written = _write_layouts(blocks, grid, fmt, total, limit)
+    finally:
+        if close is not None:
+            close()
+    if filters.active and not written and limit != 0:
+        looked = f"{scan['scanned']:,} {what} scanned"
+        click.echo(f"kiwara: the {scan['found']:,} of the {looked} that pass the filters all "
+                   f"come before --start {start:,}" if scan["found"] else
+                   f"kiwara: none of the {looked} passes the filters", err=True)
+        sys.exit(EXIT_NEGATIVE)
 
 
 @layouts.command("sample")

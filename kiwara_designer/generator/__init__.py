@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import struct
 from functools import lru_cache
-from itertools import islice
+from itertools import count, islice
 from operator import itemgetter, ne
 from typing import Iterator
 
@@ -28,7 +28,7 @@ from .filters import Filters, Pattern, territory_span
 from .problem import GeneratorError, Problem
 
 __all__ = ["Filters", "GeneratorError", "Pattern", "Problem", "count_by_mix", "count_layouts",
-           "fixed_point_counts", "iter_blocks", "iter_layouts", "sample_layouts",
+           "fixed_point_counts", "iter_blocks", "iter_layouts", "probe_filters", "sample_layouts",
            "territory_span"]
 
 DEFAULT_SIZES = (3, 5, 7, 9)
@@ -386,18 +386,21 @@ def _layouts_of(blocks: Iterator[bytes], grid: Grid, territories: int) -> Iterat
 
 def iter_blocks(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
                 canonical: bool = False, mix=None, start: int = 0,
-                filters: Filters | None = None, workers: int | None = 1) -> Iterator[bytes]:
+                filters: Filters | None = None, workers: int | None = 1,
+                progress=None) -> Iterator[bytes]:
     """What :func:`iter_layouts` yields, as blocks of bytes: ``grid.size`` bytes per layout,
     the territory of each cell in reading order (numbered 0, 1, 2 … by first appearance).
     For writing listings fast (:func:`kiwara_designer.formats.format_block`): no
     :class:`Layout` is made. Blocks hold up to 20,000 layouts; arguments as
-    :func:`iter_layouts`, checked at once."""
+    :func:`iter_layouts`, checked at once. With ``filters``, ``progress(scanned, found)`` is
+    called as the listing goes: how many layouts (classes with ``canonical``) have been
+    looked at, and how many of them the filters accepted (``start`` included)."""
     return _blocks(Problem.make(grid, territories, sizes), canonical, mix, start, filters,
-                   workers)
+                   workers, progress)
 
 
 def _blocks(problem: Problem, canonical: bool, mix, start: int, filters,
-            workers: int | None) -> Iterator[bytes]:
+            workers: int | None, progress=None) -> Iterator[bytes]:
     mixes = _mixes(problem, mix)
     if not isinstance(start, int) or start < 0:
         raise GeneratorError(f"start must be a non-negative whole number, got {start!r}")
@@ -409,7 +412,8 @@ def _blocks(problem: Problem, canonical: bool, mix, start: int, filters,
     source = _source(problem)
     if not canonical and filters is None:
         return _range_blocks(source, mixes, start, workers)
-    return _part_blocks(source, mixes, canonical, start, filters, workers)
+    return _part_blocks(source, mixes, canonical, start, filters, workers,
+                        progress if filters is not None else None)
 
 
 BLOCK = 20_000            # layouts per block of a plain listing
@@ -439,7 +443,7 @@ def _list_range(task) -> bytes:
 
 
 def _part_blocks(source: _Source, mixes, canonical: bool, start: int, filters,
-                 workers: int | None) -> Iterator[bytes]:
+                 workers: int | None, progress=None) -> Iterator[bytes]:
     """Canonical forms or filtered layouts, part by part (see :func:`_list_part`)."""
     problem = source.problem
     if canonical and start and filters is None:     # whole mixes skipped by their class count
@@ -450,7 +454,11 @@ def _part_blocks(source: _Source, mixes, canonical: bool, start: int, filters,
     tasks = ((problem, problem.code(mix), part, canonical, filters)
              for mix in mixes for part in source.frontier.parts(problem.code(mix)))
     n = problem.grid.size
-    for block in parallel_map(_list_part, tasks, workers):
+    scanned = found = 0
+    for block, walked in parallel_map(_list_part, tasks, workers):
+        if progress is not None:
+            scanned, found = scanned + walked, found + len(block) // n
+            progress(scanned, found)
         if start:
             skipped = min(start, len(block) // n)
             block, start = block[skipped * n:], start - skipped
@@ -458,10 +466,11 @@ def _part_blocks(source: _Source, mixes, canonical: bool, start: int, filters,
             yield block
 
 
-def _list_part(task) -> bytes:
+def _list_part(task) -> tuple[bytes, int]:
     """One part of a listing (this may run in a worker process): the canonical form of every
     symmetry class whose representative lies along the part, or every layout along it, that
-    the filters accept, as one assignment per ``grid.size`` bytes."""
+    the filters accept, as one assignment per ``grid.size`` bytes; and how many were looked
+    at."""
     problem, code, part, canonical, filters = task
     source = _source(problem)
     classes = source.classes
@@ -470,10 +479,13 @@ def _list_part(task) -> bytes:
         forms = map(classes.canonical, walks)
     else:
         forms = map(source.ordered, source.frontier.walk(code, 0, None, 0, part))
-    if filters is not None:
-        grid, k = problem.grid, problem.territories
-        forms = (a for a in forms if filters.accepts(_trusted_layout(grid, tuple(a), k)))
-    return b"".join(forms)
+    if filters is None:
+        block = b"".join(forms)
+        return block, len(block) // problem.grid.size
+    grid, k, tally = problem.grid, problem.territories, count()
+    forms = map(itemgetter(0), zip(forms, tally))      # zip stops at forms' end: tally is exact
+    block = b"".join(a for a in forms if filters.accepts(_trusted_layout(grid, tuple(a), k)))
+    return block, next(tally)
 
 
 # -- sampling --------------------------------------------------------------------------------
@@ -501,6 +513,42 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     filters = filters if filters is not None and filters.active else None
     if filters is not None:
         filters.check(problem, mixes)       # filters no layout passes: refused at once
+    draw = _drawer(problem, mixes, mix is not None, canonical, symmetry)
+    rng = random.Random(seed)
+    out: list[Layout] = []
+    draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1)
+    while len(out) < n:
+        draws += 1
+        if draws > budget:
+            raise GeneratorError(
+                f"the filters accepted {len(out)} of {draws - 1:,} uniform draws; they are too "
+                f"strict to sample from, list the matching layouts instead")
+        layout = draw(rng)
+        if filters is None or filters.accepts(layout):
+            out.append(layout)
+    return out
+
+
+def probe_filters(grid: Grid | None = None, territories: int = 6, sizes=DEFAULT_SIZES, *,
+                  mix=None, canonical: bool = False, filters: Filters | None = None,
+                  draws: int = DRAWS_PER_SAMPLE, seed=0) -> int:
+    """How many of ``draws`` uniform draws (as :func:`sample_layouts` makes them, from ``seed``)
+    the filters accept: a quick look, before a listing that would walk every layout, at
+    whether many or few pass. 0 says few or none do (not that none do); filters that
+    :meth:`Filters.check` proves impossible are refused outright, as for sampling."""
+    problem = Problem.make(grid, territories, sizes)
+    mixes = _mixes(problem, mix)
+    if filters is None or not filters.active:
+        return draws
+    filters.check(problem, mixes)
+    draw, rng = _drawer(problem, mixes, mix is not None, canonical), random.Random(seed)
+    return sum(filters.accepts(draw(rng)) for _ in range(draws))
+
+
+def _drawer(problem: Problem, mixes, one_mix: bool, canonical: bool, symmetry: str = "board"):
+    """A function drawing one uniformly random layout (with ``canonical`` the canonical form of
+    a uniformly random class) of the mixes from a ``random.Random``; the request is checked
+    at once."""
     source = _source(problem)
     # the urn: (unranker, code, weight) for every mix, and with canonical for every symmetry
     urn = [(source.frontier, problem.code(m), source.count(m)) for m in mixes]
@@ -514,17 +562,10 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
     total = sum(weight for _, _, weight in urn)
     if total == 0:
         raise GeneratorError(f"no layout exists for {problem.describe()}"
-                             + (f" with mix {','.join(map(str, mixes[0]))}" if mix else ""))
-    rng = random.Random(seed)
+                             + (f" with mix {','.join(map(str, mixes[0]))}" if one_mix else ""))
     canonicalizer = source.symmetry if names is None else _Symmetry(problem.grid, names=names)
-    out: list[Layout] = []
-    draws, budget = 0, DRAWS_PER_SAMPLE * max(n, 1)
-    while len(out) < n:
-        draws += 1
-        if draws > budget:
-            raise GeneratorError(
-                f"the filters accepted {len(out)} of {draws - 1:,} uniform draws; they are too "
-                f"strict to sample from, list the matching layouts instead")
+
+    def draw(rng: random.Random) -> Layout:
         index = rng.randrange(total)
         for unranker, code, weight in urn:
             if index < weight:
@@ -536,8 +577,5 @@ def sample_layouts(n: int, seed, *, grid: Grid | None = None, territories: int =
             a = _Symmetry.normalized(unranker.unrank(code, index))
         if canonical:
             a = canonicalizer.canonical(a)
-        layout = _trusted_layout(problem.grid, a, problem.territories)
-        if filters is not None and not filters.accepts(layout):
-            continue
-        out.append(layout)
-    return out
+        return _trusted_layout(problem.grid, a, problem.territories)
+    return draw

@@ -28,6 +28,17 @@ def test_progress_bar_draws_on_a_terminal(monkeypatch):
     assert "layouts" in terminal.getvalue() and "10/10" in terminal.getvalue()
 
 
+def test_progress_bar_shows_a_note_on_a_terminal(monkeypatch):
+    # a filtered `layouts list` counts layouts scanned and notes how many were found
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    update, close = progress_bar("layouts scanned")
+    update(5, 10, "2 found")
+    update(10, 10, "3 found")
+    close()
+    assert "10/10" in terminal.getvalue() and "3 found" in terminal.getvalue()
+
+
 def test_progress_bar_is_silent_off_a_terminal(monkeypatch):
     pipe = io.StringIO()
     monkeypatch.setattr(sys, "stderr", pipe)

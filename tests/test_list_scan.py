@@ -5,13 +5,9 @@ line unless --scan-all is given, and a filtered listing reports what it has scan
 from __future__ import annotations
 
 import importlib
-import io
-import sys
-
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.cli.common import progress_bar
 from kiwara_designer.generator import (Filters, count_layouts, iter_blocks, iter_layouts,
                                        probe_filters)
 from kiwara_designer.geometry import Grid
@@ -103,18 +99,3 @@ def test_listing_reports_what_it_scanned_and_found():
     list(iter_blocks(SMALL_GRID, SMALL_K, SMALL_SIZES, filters=filters, canonical=True,
                      progress=lambda scanned, found: classes.append(scanned)))
     assert classes[-1] == count_layouts(SMALL_GRID, SMALL_K, SMALL_SIZES, canonical=True)
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_bar_shows_a_note_on_a_terminal(monkeypatch):
-    terminal = Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
-    update, close = progress_bar("layouts scanned")
-    update(5, 10, "2 found")
-    update(10, 10, "3 found")
-    close()
-    assert "layouts scanned" in terminal.getvalue() and "3 found" in terminal.getvalue()

@@ -37,8 +37,19 @@ def test_move_with_a_huge_or_foreign_number_is_a_notation_error(text):
 
 def test_record_with_a_huge_number_in_a_move_is_an_illegal_move():
     record = GameRecord.from_dict({"layout": "classic", "moves": ["T7", f"Gb2>{NINES}"]})
-    with pytest.raises(ReplayError, match="move 2"):
+    with pytest.raises(ReplayError, match="move 2") as caught:
         record.replay()
+    assert len(str(caught.value)) < 200          # the move is quoted short, not 4,301 digits
+
+
+def test_awimbawe_record_with_a_huge_move_quotes_it_short():
+    from kiwara_designer.awimbawe.cards import NAMES
+    from kiwara_designer.awimbawe.record import MatchRecord, ReplayError as AwimbaweReplayError
+    record = MatchRecord.from_dict({"game": "awimbawe", "rounds": [
+        {"deck": " ".join(NAMES), "moves": [f"G{NINES}"]}]})
+    with pytest.raises(AwimbaweReplayError, match="round 1, move 1") as caught:
+        record.replay()
+    assert len(str(caught.value)) < 400          # one readable line, not 4,301 digits twice
 
 
 @pytest.mark.parametrize("spec", [f"mcts:{NINES}", f"mcts:{NINES}:greedy"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import KiwaraError
+from ..numbers import shorten
 from .cards import CARDS, CHEETAH, EAGLE, KIND, NAMES, RHINOCEROS, SNAKE
 from .variant import MAX_PILES
 
@@ -86,7 +87,7 @@ def parse_move(text) -> Move:
         raise IllegalMoveError(f"a move is text such as \"G3:me\", got {text!r}")
     move = MOVES.get(text.strip()) or MOVES.get(_canonical(text))
     if move is None:
-        raise IllegalMoveError(f"{text!r} is not a move (a card such as G1 or E9, with a power's "
+        raise IllegalMoveError(f"{shorten(text)!r} is not a move (a card such as G1 or E9, with a power's "
                                f"choice: G3:me, G3:you, D2:3>1, M5:p2, M5:h, M5:h=G4, E9:flee, "
                                f"E9:fight; or start:me, start:you)")
     return move

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
 from ..core.records import Record, RecordError, RecordFormat
+from ..numbers import shorten
 from .cards import NAMES, CardError, parse_deck
 from .moves import IllegalMoveError, parse_move
 from .state import (CHOOSING_LEADER, DEALING, OVER, TIED_LEAD, AwimbaweState, RoundResult)
@@ -20,7 +21,7 @@ class ReplayError(IllegalMoveError):
 
     def __init__(self, round_index: int, index: int, move: str, reason: str) -> None:
         self.round_index, self.index, self.move, self.reason = round_index, index, move, reason
-        super().__init__(f"round {round_index + 1}, move {index + 1} ({move!r}) is illegal: "
+        super().__init__(f"round {round_index + 1}, move {index + 1} ({shorten(move, 40)!r}) is illegal: "
                          f"{reason}")
 
 

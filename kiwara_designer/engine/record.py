@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Iterable, Iterator
 from ..core.records import Record, RecordError, RecordFormat
 from ..formats import builtin_names, load_layout, parse_text
 from ..layout import Layout
-from ..numbers import plural
+from ..numbers import plural, shorten
 from .moves import IllegalMoveError, Move
 from .state import GameState, PositionError, new_game
 from .variant import RuleVariant
@@ -26,7 +26,7 @@ class ReplayError(IllegalMoveError):
 
     def __init__(self, index: int, move: str, reason: str) -> None:
         self.index, self.move, self.reason = index, move, reason
-        super().__init__(f"move {index + 1} ({move!r}) is illegal: {reason}")
+        super().__init__(f"move {index + 1} ({shorten(move, 40)!r}) is illegal: {reason}")
 
 
 @dataclass(frozen=True)

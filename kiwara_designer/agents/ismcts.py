@@ -42,7 +42,7 @@ from ..core.game import CHANCE, sample_chance
 from ..numbers import shorten
 from .base import AgentSpecError, _legal_moves, register_agent
 from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, MoveStats, SearchResult,
-                   check_search_settings, parse_search_spec)
+                   check_search_settings, parse_search_spec, search_within_budget)
 
 
 HORIZONS = ("stage", "end")    # where a playout stops: the stage's end (if the game has stages)
@@ -96,17 +96,12 @@ class IsmctsAgent:
             def playout(world: Any, rng: random.Random) -> tuple[float, ...]:
                 started_in = stage(world)
                 return plain(world, rng, lambda s: stage(s) != started_in)
-        deadline = None if self.seconds is None else started + self.seconds
-        iterations = 0
-        while True:
+
+        def iterate() -> None:
             world = state if self.peek else state.determinize(observer, rng)
             self._iterate(world, observer, tree, playout, rng)
-            iterations += 1
-            if deadline is None:
-                if iterations >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
-                break
+
+        iterations = search_within_budget(self, started, iterate)
         root = tree[(observer, state.information_state(observer))]
         order = {move: i for i, move in enumerate(moves)}
         tried = [m for m in moves if m in root.visits]

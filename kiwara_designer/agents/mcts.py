@@ -142,6 +142,21 @@ def check_search_settings(agent: Any) -> None:
         raise ValueError(f"unknown playout {agent.playout!r}")
 
 
+def search_within_budget(agent: Any, started: float, iterate: Callable[[], None]) -> int:
+    """Call ``iterate`` until ``agent``'s budget is spent (``agent.iterations`` calls, or
+    ``agent.seconds`` since ``started``; at least one call); the number of calls."""
+    deadline = None if agent.seconds is None else started + agent.seconds
+    iterations = 0
+    while True:
+        iterate()
+        iterations += 1
+        if deadline is None:
+            if iterations >= agent.iterations:
+                return iterations
+        elif time.perf_counter() >= deadline:
+            return iterations
+
+
 @dataclass(frozen=True)
 class MctsAgent:
     """UCT search with a budget of ``iterations`` or of ``seconds`` per move (exactly one of
@@ -171,16 +186,8 @@ class MctsAgent:
         root = _Node(state.determinize(state.current_player(), rng), None, None, -1)
         root.untried = list(moves)
         playout = _PLAYOUT_FUNCTIONS[self.playout]
-        deadline = None if self.seconds is None else started + self.seconds
-        iterations = 0
-        while True:
-            self._iterate(root, playout, rng)
-            iterations += 1
-            if deadline is None:
-                if iterations >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
-                break
+        iterations = search_within_budget(self, started,
+                                          lambda: self._iterate(root, playout, rng))
         # Most visited first; equal visits: better mean, then the engine's move order.
         position = {str(m): i for i, m in enumerate(moves)}
         ranked = sorted(root.children, key=lambda c: (-c.visits, -c.value / c.visits,

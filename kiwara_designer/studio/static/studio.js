@@ -188,23 +188,19 @@ function setRows(rows, remember = true) {
   checkBoard();
 }
 
-function undo() {
+// Undo and redo move the board between the two stacks, the current rows going onto the other.
+function restore(from, to) {
   const draw = studio.draw;
-  if (!draw.undo.length) return;
-  draw.redo.push(draw.rows);
-  draw.rows = draw.undo.pop();
+  if (!from.length) return;
+  to.push(draw.rows);
+  draw.rows = from.pop();
   renderPalette();
   checkBoard();
 }
 
-function redo() {
-  const draw = studio.draw;
-  if (!draw.redo.length) return;
-  draw.undo.push(draw.rows);
-  draw.rows = draw.redo.pop();
-  renderPalette();
-  checkBoard();
-}
+function undo() { restore(studio.draw.undo, studio.draw.redo); }
+
+function redo() { restore(studio.draw.redo, studio.draw.undo); }
 
 function cellIndex(name) {
   return { col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1 };

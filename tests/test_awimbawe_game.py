@@ -75,7 +75,7 @@ def test_evaluate_uses_only_the_player_information():
         for _ in range(seed):
             if state.phase != 3:
                 break
-            state = state.apply(rng.choice(state.record_moves()))
+            state = state.apply_recorded(rng.choice(state.record_moves()))
         for player in (0, 1):
             world = state.determinize(player, rng)
             assert GAME.evaluate(world, player) == GAME.evaluate(state, player)

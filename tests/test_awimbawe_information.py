@@ -36,7 +36,7 @@ def test_information_state_hides_the_opponent_hand_and_face_down_cards():
 
 def test_the_blind_pick_is_seen_by_its_victim_only():
     state = position("M5 G1", "D1 D2 P2", ["~M1 P4"], ["~M2 G3"])
-    a, b = state.apply("M5:h=D1"), state.apply("M5:h=D2")
+    a, b = state.apply_recorded("M5:h=D1"), state.apply_recorded("M5:h=D2")
     assert a.information_state(0) == b.information_state(0)
     assert a.information_state(1) != b.information_state(1)
     assert a.observation(0).blind_blocks == 1 and a.observation(0).blocked == ()

@@ -32,7 +32,7 @@ def test_perft_4_agrees(name, seed, plies):
     moves: list[str] = []
     for _ in range(plies):
         move = rng.choice(state.record_moves())
-        state = state.apply(move)
+        state = state.apply_recorded(move)
         moves.append(move.text)
     ours = [round_perft(state, d) for d in range(1, 5)]
     theirs = [reference.perft(deck, leader, variant, moves, d) for d in range(1, 5)]
@@ -51,7 +51,7 @@ def test_every_legal_move_list_along_random_rounds_agrees(name):
             ours = {m.text for m in state.record_moves()}
             assert ours == set(reference.legal_in(theirs)), (deck, leader, moves)
             move = rng.choice(state.record_moves())
-            state = state.apply(move)
+            state = state.apply_recorded(move)
             theirs = reference.apply(theirs, move.text)
             moves.append(move.text)
         assert state.phase in (DEALING, OVER) and reference.legal_in(theirs) == []

@@ -8,7 +8,7 @@ from ..errors import KiwaraError
 from .cards import NAMES
 from .evaluation import stage_returns
 from .metrics import METRICS, RoundTracker
-from .moves import parse_move
+from .moves import NOTATION_SHORT, IllegalMoveError, parse_move
 from .state import AwimbaweState, Deal, new_match, new_round
 from .variant import AwimbaweVariant, as_variant
 
@@ -41,7 +41,17 @@ class AwimbaweGame:
         return AwimbaweVariant()
 
     def parse_move(self, state: AwimbaweState, text: str):
-        return parse_move(text)
+        """The legal move a player typed, or :class:`IllegalMoveError` in words that player may
+        read: the typed text is never echoed (it could name a card they do not see), and a
+        chosen blind-snake pick is refused alike whatever card it names (see
+        :meth:`AwimbaweState.why_illegal`)."""
+        try:
+            move = parse_move(text)
+        except IllegalMoveError:
+            raise IllegalMoveError(f"not a move: {NOTATION_SHORT}") from None
+        if move not in state.legal_moves():
+            raise IllegalMoveError(state.why_illegal(move))
+        return move
 
     def evaluate(self, state: AwimbaweState, player: int) -> float:
         """From ``player``'s view only (everything used is public: rounds won, the cards each has

@@ -213,7 +213,7 @@ def _rebuild(state: AwimbaweState, player: int, deck: tuple, rng: random.Random)
                 outcomes = rebuilt.legal_moves()
                 rebuilt = rebuilt.apply(outcomes[rng.randrange(len(outcomes))])
             else:
-                rebuilt = rebuilt.apply(move)
+                rebuilt = rebuilt.apply_recorded(move)
     except KiwaraError:
         return None
     if state.phase == BLIND_PICK and rebuilt.phase != BLIND_PICK:

@@ -79,6 +79,10 @@ LEADER_MOVE = (_make("leader:0", LEADER, -1, 0), _make("leader:1", LEADER, -1, 1
 BLIND_MOVE = tuple(_make(f"h={NAMES[x]}", BLIND, x) for x in CARDS)
 
 
+NOTATION_SHORT = ("a card such as G1 or E9, with a power's choice: G3:me, G3:you, D2:3>1, M5:p2, "
+                  "M5:h, E9:flee, E9:fight; or start:me, start:you")
+
+
 def parse_move(text) -> Move:
     """The move written ``text`` (letters in either case), whether or not it is legal anywhere."""
     if isinstance(text, Move):
@@ -87,9 +91,7 @@ def parse_move(text) -> Move:
         raise IllegalMoveError(f"a move is text such as \"G3:me\", got {text!r}")
     move = MOVES.get(text.strip()) or MOVES.get(_canonical(text))
     if move is None:
-        raise IllegalMoveError(f"{shorten(text)!r} is not a move (a card such as G1 or E9, with a power's "
-                               f"choice: G3:me, G3:you, D2:3>1, M5:p2, M5:h, M5:h=G4, E9:flee, "
-                               f"E9:fight; or start:me, start:you)")
+        raise IllegalMoveError(f"{shorten(text)!r} is not a move ({NOTATION_SHORT})")
     return move
 
 

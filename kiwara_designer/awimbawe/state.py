@@ -156,23 +156,30 @@ class AwimbaweState:
         return [(m, p) for m in moves]
 
     def apply(self, move: Move | str) -> "AwimbaweState":
+        """The state after the player's (or chance's) ``move``, one of :meth:`legal_moves`: a
+        blind snake is ``M5:h``, its pick drawn at the next chance node. The error for an
+        illegal move says only what the player to move may know (:meth:`why_illegal`)."""
         move = parse_move(move)
         if move not in self.legal_moves():
-            if not (move.kind == SNAKE_HAND and move.a >= 0 and move in self.record_moves()):
-                raise IllegalMoveError(f"{move.text}: {self._why_illegal(move)}")
+            raise IllegalMoveError(self.why_illegal(move))
         return self._apply(move)
 
     def apply_recorded(self, move: Move | str) -> "AwimbaweState":
         """Apply ``move`` as a record or ``--moves`` writes it (:meth:`record_moves`): a blind
         snake names the card it blocked (``M5:h=G4``); the bare ``M5:h`` would leave the draw
-        to a chance node, which a record never holds."""
+        to a chance node, which a record never holds. A record's reader holds the whole deal, so
+        its errors may name the blind snake's possible outcomes."""
         move = parse_move(move)
+        if move in self.record_moves() or (self.to_move == CHANCE and move in self.legal_moves()):
+            return self._apply(move)
+        uses = [m.text for m in self.record_moves() if m.card == move.card and move.card >= 0]
         if move.kind == SNAKE_HAND and move.a < 0 and move in self.legal_moves():
-            outcomes = ", ".join(m.text for m in self.record_moves()
-                                 if m.kind == SNAKE_HAND and m.card == move.card)
             raise IllegalMoveError(f"{move.text}: a record writes which hand card the blind "
-                                   f"snake blocked: {outcomes}")
-        return self.apply(move)
+                                   f"snake blocked: {', '.join(u for u in uses if ':h=' in u)}")
+        if uses:
+            raise IllegalMoveError(f"{move.text}: not a legal use of {NAMES[move.card]} here "
+                                   f"(legal: {', '.join(uses)})")
+        raise IllegalMoveError(self.why_illegal(move, echo=True))
 
     @property
     def game(self):
@@ -395,13 +402,24 @@ class AwimbaweState:
         free = (self.hand[q] | tops) & ~self.blocked[q]
         return tuple(x for x in cards_of(self.hand[q]) if free & ~BIT[x])
 
+    def why_illegal(self, move: Move, echo: bool = False) -> str:
+        """Why ``move`` (not legal here) is refused, in words the player to move may read: it
+        names only cards that player sees (their own available cards, the card led) and the
+        legal moves as they are offered to them, never echoes a card they named that they do
+        not hold, and refuses a chosen blind-snake pick (``M5:h=G4``) with the same words
+        whatever card it names (any difference would tell the opponent's hand). ``echo``
+        starts the words with the move as written (for a record's reader, who holds the
+        deal)."""
+        reason = self._why_illegal(move)
+        return f"{move.text}: {reason}" if echo and not reason.startswith(move.text) else reason
+
     def _why_illegal(self, move: Move) -> str:
         if self.phase == OVER:
             return "the match is over"
         if self.to_move == CHANCE and not move.is_chance:
             return "a chance node: the next move is dealt or drawn, not chosen"
         if move.is_chance and self.to_move != CHANCE:
-            return "a chance outcome, but a player is to move"
+            return "a chance outcome is drawn, never chosen by a player"
         if move.is_chance:
             return "not one of this chance node's outcomes"
         if self.phase == CHOOSING_LEADER:
@@ -410,16 +428,22 @@ class AwimbaweState:
             return "start:me/start:you only begin rounds 2 and later, before the first trick"
         p = self.to_move
         card = move.card
-        if not self.available(p) & BIT[card]:
-            return f"player {p} has no available {NAMES[card]}"
+        mine = self.available(p)
+        if not mine & BIT[card]:
+            return (f"player {p} holds no such available card (available: "
+                    f"{' '.join(NAMES[c] for c in cards_of(mine))})")
+        text = SNAKE_BLIND_MOVE[card].text if move.kind == SNAKE_HAND else move.text
         if self.blocked[p] & BIT[card]:
-            return f"{NAMES[card]} is blocked by a snake for this play"
-        if not any(m.card == card for m in self.legal_moves()):
+            return f"{text}: {NAMES[card]} is blocked by a snake for this play"
+        uses = [m.text for m in self.legal_moves() if m.card == card]
+        if not uses:
             led = "the sky (an eagle)" if SUIT[self.lead] == SKY else f"suit {NAMES[self.lead][0]}"
-            return (f"{NAMES[self.lead]} was led: player {p} must follow {led} if they can, "
-                    f"else play an eagle if they can (blocked cards do not count)")
-        choices = ", ".join(m.text for m in self.record_moves() if m.card == card)
-        return f"not a legal use of {NAMES[card]} here (legal: {choices})"
+            return (f"{text}: {NAMES[self.lead]} was led: player {p} must follow {led} if they "
+                    f"can, else play an eagle if they can (blocked cards do not count)")
+        if move.kind == SNAKE_HAND and SNAKE_BLIND_MOVE[card].text in uses:
+            return (f"{text}=…: a snake blocks a card of the opponent's hand unseen, drawn by "
+                    f"chance, never chosen: play {text}")
+        return f"{text}: not a legal use of {NAMES[card]} here (legal: {', '.join(uses)})"
 
     # -- applying moves ----------------------------------------------------------------------
     def _apply(self, move: Move) -> "AwimbaweState":
@@ -492,17 +516,7 @@ class AwimbaweState:
             return
         leader = self.leader
         lead = self.lead
-        if SUIT[card] == SKY and SUIT[lead] != SKY:
-            winner = leader if flee else p
-        elif SUIT[card] == SUIT[lead]:
-            vl, vf = VALUE[lead], VALUE[card]
-            if self.variant.mouse_beats_elephant and SUIT[lead] != SKY and \
-                    {KIND[lead], KIND[card]} == {MOUSE, ELEPHANT}:
-                winner = leader if KIND[lead] == MOUSE else p
-            else:
-                winner = leader if vl > vf else p
-        else:
-            winner = leader                          # a discard loses
+        winner = leader if leader_wins_trick(self.variant, lead, card, flee) else p
         won = list(self.won)
         if flee:
             won[leader] |= BIT[lead]
@@ -625,6 +639,20 @@ class AwimbaweState:
     def __repr__(self) -> str:
         return f"<AwimbaweState round {self.round_index + 1} phase {self.phase} " \
                f"to move {self.to_move}>"
+
+
+def leader_wins_trick(variant: AwimbaweVariant, lead: int, follow: int, flee: bool) -> bool:
+    """Whether the card led beats the card that followed it: the same suit's higher value (a
+    mouse beating its suit's elephant, if the variant says so), an eagle on a land card fights
+    and wins or flees and loses, and any other card is a discard that loses."""
+    if SUIT[follow] == SKY and SUIT[lead] != SKY:
+        return flee
+    if SUIT[follow] != SUIT[lead]:
+        return True
+    if variant.mouse_beats_elephant and SUIT[lead] != SKY and \
+            {KIND[lead], KIND[follow]} == {MOUSE, ELEPHANT}:
+        return KIND[lead] == MOUSE
+    return VALUE[lead] > VALUE[follow]
 
 
 def _set(pair: tuple, seat: int, value) -> tuple:

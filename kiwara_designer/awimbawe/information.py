@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ..errors import KiwaraError
 from .cards import BIT, CARDS, DECK_SIZE, EAGLES, NAMES, SKY, SUIT, SUIT_MASK, cards_of
-from .moves import SNAKE_BLIND_MOVE, SNAKE_HAND, parse_move
-from .state import BLIND_PICK, AwimbaweState
+from .moves import EAGLE_FLEE, SNAKE_BLIND_MOVE, SNAKE_HAND, START, parse_move
+from .state import BLIND_PICK, AwimbaweState, leader_wins_trick
 from .variant import AwimbaweVariant
 
 DETERMINIZE_TRIES = 2000
@@ -28,11 +28,54 @@ def deal_visible(variant: AwimbaweVariant, position: int, player: int) -> bool:
     return start <= position < start + hand
 
 
-def _event_seen(event: tuple, player: int) -> tuple:
-    """An event as ``player`` sees it: a blind pick's card is hidden from the snake's player."""
-    if event[0] == "m" and event[1] == player and ":h=" in event[2]:
-        return ("m", player, event[2].partition("=")[0])
+def _event_seen(event: tuple, player: int | None) -> tuple:
+    """An event as ``player`` sees it: a blind pick's card is hidden from the snake's player
+    (and from a spectator, ``player`` None, who sees only what both players see)."""
+    if event[0] == "m" and ":h=" in event[2] and player != 1 - event[1]:   # not its victim
+        return ("m", event[1], event[2].partition("=")[0])
     return event
+
+
+def round_events_seen(state: AwimbaweState, player: int | None, round_index: int) -> tuple:
+    """The events of round ``round_index`` (0-based; finished or the current one) as ``player``
+    sees them (None: a spectator)."""
+    events = state.rounds[round_index].events if round_index < len(state.rounds) else \
+        state.events
+    return tuple(_event_seen(e, player) for e in events)
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick as both players saw it: who led, the two moves as written (a blind
+    snake's pick left out), the two cards, who won it, and whether the follower's eagle fled."""
+
+    leader: int
+    moves: tuple[str, str]
+    cards: tuple[str, str]
+    winner: int
+    fled: bool
+
+
+def finished_tricks(variant: AwimbaweVariant, events: tuple) -> list[Trick]:
+    """The finished tricks of a round's events, in order (the public part of each play)."""
+    tricks = []
+    lead = None
+    for event in events:
+        if event[0] != "m":
+            continue
+        move = parse_move(event[2].partition("=")[0] if ":h=" in event[2] else event[2])
+        if move.kind == START:
+            continue
+        if lead is None:
+            lead = (event[1], move)
+            continue
+        leader, led = lead
+        fled = move.kind == EAGLE_FLEE
+        winner = leader if leader_wins_trick(variant, led.card, move.card, fled) else event[1]
+        tricks.append(Trick(leader, (led.text, move.text), (NAMES[led.card], NAMES[move.card]),
+                            winner, fled))
+        lead = None
+    return tricks
 
 
 def _round_view(variant, deck, events, player: int) -> tuple:
@@ -88,6 +131,17 @@ class Observation:
     hyenas: tuple[int, int]
     crowns: tuple[int, int]
     tricks: int
+    last_trick: Trick | None = None
+
+
+def last_trick(state: AwimbaweState) -> Trick | None:
+    """The last finished trick, which the rules let both players look at again: of the current
+    round, or of the round just ended while no trick of the next one is finished."""
+    for events in (state.events, state.rounds[-1].events if state.rounds else ()):
+        tricks = finished_tricks(state.variant, events)
+        if tricks:
+            return tricks[-1]
+    return None
 
 
 def observation(state: AwimbaweState, player: int) -> Observation:
@@ -108,7 +162,7 @@ def observation(state: AwimbaweState, player: int) -> Observation:
         blocked=tuple(NAMES[c] for c in cards_of(visible_blocked)),
         blind_blocks=hidden_blocked.bit_count(),
         hyenas=(state.hyenas(0), state.hyenas(1)), crowns=(state.crowns(0), state.crowns(1)),
-        tricks=state.tricks)
+        tricks=state.tricks, last_trick=last_trick(state))
 
 
 # -- determinization ------------------------------------------------------------------------------

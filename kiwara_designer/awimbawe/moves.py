@@ -79,8 +79,11 @@ LEADER_MOVE = (_make("leader:0", LEADER, -1, 0), _make("leader:1", LEADER, -1, 1
 BLIND_MOVE = tuple(_make(f"h={NAMES[x]}", BLIND, x) for x in CARDS)
 
 
-NOTATION_SHORT = ("a card such as G1 or E9, with a power's choice: G3:me, G3:you, D2:3>1, M5:p2, "
-                  "M5:h, E9:flee, E9:fight; or start:me, start:you")
+# The notation in brief, naming no particular card: a refusal shown to a player must not name a
+# card they may not see, even as an example.
+NOTATION_SHORT = ("a card is its suit G, D, M or P and a value 1 to 6, or E and 7 to 10 (eagles), with a "
+                  "power's choice after a colon: :me or :you (cheetah), :3>1 (rhinoceros), :p2 "
+                  "or :h (snake), :flee or :fight (eagle); or start:me, start:you")
 
 
 def parse_move(text) -> Move:

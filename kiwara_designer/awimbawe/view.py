@@ -1,8 +1,16 @@
-"""Plain-text drawings of what one player sees (for the terminal game and notebooks).
-Draws an :class:`~.information.Observation` only, so it can never show a hidden card."""
+"""Plain-text drawings of what one player sees (for the terminal game, the studio and
+notebooks): :func:`describe` draws an :class:`~.information.Observation` only, and
+:func:`narrate` tells a move from the player's events as seen, so neither can show a hidden
+card."""
 from __future__ import annotations
 
-from .information import Observation
+from typing import Sequence
+
+from .cards import NAMES
+from .information import Observation, finished_tricks, observation, round_events_seen
+from .moves import (CHEETAH_CHOICE, EAGLE_FIGHT, EAGLE_FLEE, RHINO_SLIDE, SNAKE_HAND, SNAKE_PILE,
+                    START, parse_move)
+from .state import BLIND_PICK, TIED_LEAD, AwimbaweState
 
 NOTATION_HELP = """\
 Moves are typed in notation (or picked by number):
@@ -41,3 +49,135 @@ def describe(view: Observation, names: tuple[str, str] = ("you", "opponent")) ->
     lines.append(f"   hand {_pile(view.hand, blocked)} · hyenas {view.hyenas[me]} · "
                  f"crowns {view.crowns[me]}")
     return "\n".join(lines)
+
+
+# -- what happened, in words ----------------------------------------------------------------------
+def narrate(before: AwimbaweState, after: AwimbaweState, seat: int | None,
+            names: Sequence[str]) -> list[str]:
+    """What one applied move (``before`` → ``after``) showed ``seat`` (None: a spectator, who
+    sees what both players see), in words: the play and its power, the pile card turned face up,
+    the trick's winner and with what, the round's end. ``names[s]`` names seat ``s`` ("you"
+    takes the verb's plain form). Reads the states only through what ``seat`` may see (their
+    events as seen, the public piles, public phases and round results), so it names no card
+    hidden from them: a test checks that two states they cannot tell apart read alike."""
+    k = before.round_index
+    variant = before.variant
+    old = round_events_seen(before, seat, k)
+    new = round_events_seen(after, seat, k)
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(old))
+    pick = -1
+    if before.phase == BLIND_PICK:          # the snake's play waiting for its blind pick
+        pick = max(i for i, e in enumerate(old) if e[0] == "m")
+        start = min(start, pick)
+    piles_before = observation(before, seat or 0).piles     # piles are public
+    piles_after = observation(after, seat or 0).piles
+    lines = []
+    for i in range(start, len(new)):
+        event = new[i]
+        if event[0] == "l":
+            if not any(e[0] == "m" and e[2].startswith("start") for e in new):
+                why = ("drawn: the face-up crowns tie" if before.phase == TIED_LEAD else
+                       "fewer crowns on the face-up pile cards")
+                lines.append(f"{_says(names[event[1]], 'lead')} the first trick ({why})")
+        elif event[0] == "r":
+            lines.append(_revealed(NAMES[event[1]], piles_after, names))
+        elif i == pick:
+            victim = 1 - event[1]
+            if victim == seat and ":h=" in event[2]:
+                lines.append(f"the snake blocks your {event[2].partition('=')[2]} for your "
+                             f"next play")
+            lines += _trick_end(variant, new[:i + 1], names)
+        else:
+            lines.append(_play(event[1], event[2], piles_before, names, k))
+            if not (after.phase == BLIND_PICK and i == len(new) - 1):
+                lines += _trick_end(variant, new[:i + 1], names)
+    if len(after.rounds) > k:
+        r = after.rounds[k]
+        how = "four hyenas" if r.by_hyenas else "crowns"
+        lines.append(f"round {k + 1} over: {_says(names[r.winner], 'win')} by {how} (crowns "
+                     f"{names[0]} {r.crowns[0]}, {names[1]} {r.crowns[1]}; hyenas "
+                     f"{names[0]} {r.hyenas[0]}, {names[1]} {r.hyenas[1]})")
+    return lines
+
+
+def _says(name: str, verb: str) -> str:
+    return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
+
+
+def _whose(name: str) -> str:
+    return "your" if name == "you" else f"{name}'s"
+
+
+def _face(card: str) -> str:
+    return "a face-down card" if card == "?" else card
+
+
+def _play(p: int, text: str, piles: tuple, names: Sequence[str], round_index: int) -> str:
+    """One move's words; ``piles`` the public piles before it."""
+    move = parse_move(text)
+    q = 1 - p
+    if move.kind == START:
+        leader = p if move.a == 0 else q
+        return f"{_says(names[p], 'choose')}: {_says(names[leader], 'lead')} round " \
+               f"{round_index + 1}"
+    words = f"{_says(names[p], 'play')} {NAMES[move.card]}"
+    kind = move.kind
+    if kind == CHEETAH_CHOICE:
+        leader = p if move.a == 0 else q
+        return words + f" (cheetah: {_says(names[leader], 'lead')} the next trick)"
+    if kind == RHINO_SLIDE:
+        moved = _face(piles[q][move.a][-1])
+        if move.a == move.b:
+            return words + (f" (rhinoceros: {moved} from the top of {_whose(names[q])} pile "
+                            f"{move.a + 1} goes under that pile)")
+        return words + (f" (rhinoceros: {moved} from {_whose(names[q])} pile {move.a + 1} goes "
+                        f"under {_whose(names[q])} pile {move.b + 1})")
+    if kind == SNAKE_PILE:
+        top = piles[q][move.a][-1]
+        top = "the face-down card" if top == "?" else top
+        return words + f" (snake: blocks {top} on {_whose(names[q])} pile {move.a + 1})"
+    if kind == SNAKE_HAND:
+        if move.a >= 0:                     # seen by its victim only
+            return words + f" (snake: blocks {_whose(names[q])} {NAMES[move.a]})"
+        return words + f" (snake: blocks a card of {_whose(names[q])} hand, drawn blind)"
+    if kind in (EAGLE_FLEE, EAGLE_FIGHT):
+        return f"{words}: the eagle {'flees' if kind == EAGLE_FLEE else 'fights'}"
+    return words
+
+
+def _revealed(card: str, piles: tuple, names: Sequence[str]) -> str:
+    for seat in (0, 1):
+        for k, pile in enumerate(piles[seat]):
+            if card in pile:
+                return f"{card} turns face up on {_whose(names[seat])} pile {k + 1}"
+    return f"{card} turns face up"
+
+
+def _trick_end(variant, events: tuple, names: Sequence[str]) -> list[str]:
+    """The trick's winner and why, when the last play of ``events`` finished a trick."""
+    plays = [e for e in events if e[0] == "m" and not e[2].startswith("start")]
+    if not plays or len(plays) % 2:
+        return []
+    tricks = finished_tricks(variant, events)
+    trick = tricks[-1]
+    leader, follower = trick.leader, 1 - trick.leader
+    led, followed = trick.cards
+    if trick.fled:
+        return [f"{_says(names[leader], 'take')} the trick with {led}; {_whose(names[follower])} "
+                f"{followed} fled to {'your' if names[follower] == 'you' else 'their'} own pile"]
+    winner = trick.winner
+    card, beaten = (led, followed) if winner == leader else (followed, led)
+    if led[0] != followed[0] and followed[0] != "E":
+        why = f"{followed} is a discard"
+    elif led[0] != followed[0]:
+        why = f"the eagle {followed} fights"
+    elif {led[1:], followed[1:]} == {"1", "6"}:
+        why = "the mouse beats the elephant"
+    else:
+        why = f"{card} beats {beaten}"
+    line = f"{_says(names[winner], 'win')} the trick with {card} ({why})"
+    hyenas = sum(c[1:] == "4" for t in tricks if t.winner == winner and not t.fled
+                 for c in t.cards)
+    if any(c[1:] == "4" for c in trick.cards):
+        line += f"; {_says(names[winner], 'hold')} {hyenas} hyena{'s' if hyenas > 1 else ''}"
+    return [line]

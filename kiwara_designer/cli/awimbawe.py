@@ -201,7 +201,7 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     from ..agents import make_agent
     from ..awimbawe.game import AWIMBAWE
     from ..awimbawe.record import MatchRecord
-    from ..awimbawe.view import NOTATION_HELP, describe
+    from ..awimbawe.view import NOTATION_HELP, describe, narrate
     from ..core.game import CHANCE, sample_chance
 
     stdin_once(**{"--variant": variant_name})
@@ -219,33 +219,30 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     seed = _seed(seed)
     say(f"seed {seed}")
     chance_rng, agent_rng = random.Random(seed), random.Random(seed + 1)
-    names = {0: "player 0", 1: "player 1"}
-    for s in (0, 1):
-        if seats[s] is None:
-            names[s], names[1 - s] = "you", "opponent"
+    # The table is told from the person's seat (the first, if both are people); with two agents
+    # from a spectator's, who sees only what both players see.
+    person = next((s for s in (0, 1) if seats[s] is None), None)
+    names = ["player 0", "player 1"]
+    if person is not None:
+        names[person], names[1 - person] = "you", "the opponent"
     state = AWIMBAWE.new_state(None, variant)
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
             move = sample_chance(state, chance_rng)
-            before = state
-            state = state.apply(move)
-            _tell_chance(before, state, move, seats, say)
-            continue
-        agent = seats[player]
-        if agent is None:
+        elif seats[player] is None:
             say()
-            say(describe(state.observation(player), ("you", "opponent")))
+            say(describe(state.observation(player), ("you", "the opponent")))
             move = _ask(state, say, NOTATION_HELP)
             if move is None:
                 say("stopped.")
                 break
         else:
-            move = agent.choose(state, agent_rng)
-            say(f"{names[player]} plays {move}")
+            move = seats[player].choose(state, agent_rng)
         before = state
         state = state.apply(move)
-        _tell_round_end(before, state, names, say)
+        for line in narrate(before, state, person, names):
+            say(line)
     if state.is_terminal():
         say(f"match over: {_wins(names[state.match_winner])} "
             f"{max(state.rounds_won)}–{min(state.rounds_won)}")
@@ -257,60 +254,61 @@ def _wins(name: str) -> str:
     return f"{name} win" if name == "you" else f"{name} wins"
 
 
-def _tell_chance(before, after, move, seats, say) -> None:
-    from ..awimbawe.moves import BLIND, LEADER
-    if move.kind == LEADER:
-        say(f"first leader drawn: player {move.a}")
-    elif move.kind == BLIND:
-        victim = 1 - before.pending[0]
-        if seats[victim] is None:
-            say(f"the snake blocks your {move.text[2:]} for your next play")
-        else:
-            say("the snake blocks a card of the opponent's hand, unseen")
-
-
-def _tell_round_end(before, after, names, say) -> None:
-    if len(after.rounds) > len(before.rounds):
-        r = after.rounds[-1]
-        how = "four hyenas" if r.by_hyenas else "crowns"
-        say(f"round {len(after.rounds)} over: {_wins(names[r.winner])} by {how} "
-            f"(crowns {r.crowns[0]}–{r.crowns[1]}, hyenas {r.hyenas[0]}–{r.hyenas[1]})")
+MOVES_PER_WIDTH = 96     # the legal-move list is wrapped at this many characters
 
 
 def _ask(state, say, help_text):
-    """The person's move: a number from the list or notation; None to stop."""
+    """The person's move: a number from the list or notation; None to stop. Refusals say only
+    what the person may know (the game's parse_move), and an illegal line is not echoed."""
     from ..awimbawe.moves import IllegalMoveError
+    from ..awimbawe.state import CHOOSING_LEADER
     moves = state.legal_moves()
 
     def show() -> None:
-        say("legal moves: " + "  ".join(f"{k + 1}) {m}" for k, m in enumerate(moves)))
+        if state.phase == CHOOSING_LEADER:
+            say(f"you lost round {state.round_index}, so you choose who leads round "
+                f"{state.round_index + 1}: start:me (you lead) or start:you (the opponent leads)")
+        line = "legal moves: "
+        for k, m in enumerate(moves):
+            entry = f"{k + 1}) {m}"
+            if len(line) + len(entry) > MOVES_PER_WIDTH:
+                say(line.rstrip())
+                line = "  "
+            line += entry + "  "
+        say(line.rstrip())
 
     show()
     while True:
-        say("your move (number, notation, help, quit): ", nl=False)
+        say(f"your move (1–{len(moves)}, notation, help, quit): ", nl=False)
         line = sys.stdin.readline()
         if not line:
             say()
             return None
         text = line.strip()
-        if not sys.stdin.isatty():
-            say(text)
-        if text.lower() in ("quit", "q", "exit"):
-            return None
-        if text.lower() in ("help", "?", "h"):
-            say(help_text)
+        echo = not sys.stdin.isatty()
+        command = text.lower()
+        if command in ("quit", "q", "exit", "help", "?", "h", "moves", "list") or \
+                text.isdigit():
+            if echo:
+                say(text)
+            if command in ("quit", "q", "exit"):
+                return None
+            if command in ("help", "?", "h"):
+                say(help_text)
+            elif command in ("moves", "list"):
+                show()
+            elif len(text) <= 6 and 1 <= int(text) <= len(moves):
+                return moves[int(text) - 1]
+            else:
+                say(f"choose 1–{len(moves)}")
             continue
-        if text.lower() in ("moves", "list"):
-            show()
-            continue
-        if text.isdigit() and 1 <= int(text) <= len(moves):
-            return moves[int(text) - 1]
         try:
             move = state.game.parse_move(state, text)
-            if move in moves:
-                return move
-            state.apply(move)          # raises with the reason
         except IllegalMoveError as exc:
+            if echo:
+                say()
             say(f"illegal: {exc}")
             continue
-        say(f"illegal: {text} (a blind snake is written M5:h; the pick is drawn)")
+        if echo:
+            say(text)
+        return move

@@ -266,6 +266,8 @@ def _rebuild(state: AwimbaweState, player: int, deck: tuple, rng: random.Random)
                 rebuilt = rebuilt.apply(SNAKE_BLIND_MOVE[move.card])
                 outcomes = rebuilt.legal_moves()
                 rebuilt = rebuilt.apply(outcomes[rng.randrange(len(outcomes))])
+            elif move.kind == SNAKE_HAND and move.a < 0:
+                rebuilt = rebuilt.apply(move)      # a blind pick still to be drawn
             else:
                 rebuilt = rebuilt.apply_recorded(move)
     except KiwaraError:

@@ -157,6 +157,10 @@ def replay_cmd(record, as_json) -> None:
                            "move": exc.move, "reason": exc.reason}
             except RecordError as exc:
                 problem, code, details = exc, EXIT_NEGATIVE, {}
+            else:
+                difference = match.result_difference(state)
+                if difference is not None:    # the record says something its moves do not
+                    problem, code, details = difference, EXIT_NEGATIVE, difference.to_dict()
         if problem is not None:
             status = max(status, code)
             message = str(problem) if str(problem).startswith(source) else f"{source}: {problem}"

@@ -110,10 +110,16 @@ def scoring_table(scoring: Scoring) -> str:
     okapi = "not awarded" if scoring.okapi is None else \
         f"{PLAYER_NAMES[scoring.okapi]} player (+{scoring.okapi_points})"
     rows.append(f"Okapi: {okapi}")
+    rows.append(score_line(scoring))
+    return "\n".join(rows)
+
+
+def score_line(scoring: Scoring) -> str:
+    """``final score: first 58, second 29: first player wins`` (``provisional score: …
+    leads`` before the end): the scoring table's last line, and a replayed record's in short."""
     first, second = scoring.totals
     kind = "final score" if scoring.final else "provisional score"
-    rows.append(f"{kind}: first {first}, second {second}: {verdict(scoring)}")
-    return "\n".join(rows)
+    return f"{kind}: first {first}, second {second}: {verdict(scoring)}"
 
 
 # -- play: the board with the totem beside the territory map, hands and majorities ---

@@ -418,6 +418,9 @@ def test_awimbawe_match_shows_only_what_the_player_may_see(client):
                                            if r["winner"] == view["winner"]])
     record = get(client, f"/api/awimbawe/{game_id}/record")
     assert record.status_code == 200 and json.loads(record.data)["players"][0] == "you"
+    result = json.loads(record.data)["result"]        # the finished match's, for replay to check
+    assert result["winner"] == view["winner"]
+    assert [r["winner"] for r in result["rounds"]] == [r["winner"] for r in view["rounds"]]
 
 
 def test_awimbawe_hidden_cards_exist_to_be_hidden(studio):

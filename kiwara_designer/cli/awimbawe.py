@@ -129,17 +129,22 @@ def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_jso
 @click.option("--json", "as_json", is_flag=True,
               help='One line per record: {"rounds": [{"winner": 0|1, "crowns": [c0, c1], '
                    '"hyenas": true|false, "tricks": n}, …], "winner": 0|1 or null while '
-                   'unfinished}; a record that cannot be replayed gets {"error": why, …}.')
+                   'unfinished}; a record that cannot be replayed gets {"error": why, …}, one '
+                   'whose result differs {"error", "round", "field", "recorded", "replayed"}.')
 def replay_cmd(record, as_json) -> None:
     """Re-check every move of the match RECORD(s) (a JSON file, JSON lines, or - for stdin).
 
     Prints each round's winner, crowns, whether four hyenas ended it, its tricks, and the match
-    winner. Exit 1 if a record holds an illegal move (round, move number, move and reason are
-    given), 2 if a record cannot be read.
+    winner. A record's "result" (what --json prints; play --record writes it once the match is
+    over) is checked against its moves. Exit 1 if a record holds an illegal move (round, move
+    number, move and reason are given) or a result its moves contradict (the first field that
+    differs is named), 2 if a record (or its result) cannot be read; errors name FILE:LINE in
+    JSON lines.
 
     \b
     Examples:
       kiwara awimbawe replay match.json
+      kiwara awimbawe replay matches.jsonl --json
       kiwara awimbawe play --first random --second greedy --record - | kiwara awimbawe replay -
     """
     from ..awimbawe.record import RecordError, ReplayError, read_records, replay_summary
@@ -157,6 +162,10 @@ def replay_cmd(record, as_json) -> None:
                            "move": exc.move, "reason": exc.reason}
             except RecordError as exc:
                 problem, code, details = exc, EXIT_NEGATIVE, {}
+            else:
+                difference = match.result_difference(state)
+                if difference is not None:    # the record says something its moves do not
+                    problem, code, details = difference, EXIT_NEGATIVE, difference.to_dict()
         if problem is not None:
             status = max(status, code)
             message = str(problem) if str(problem).startswith(source) else f"{source}: {problem}"

@@ -9,8 +9,8 @@ import click
 from ..errors import KiwaraError
 from ..formats import load_layout
 from ..core.io import source_label
-from .common import (EXIT_NEGATIVE, load_variant, note_invalid, play_given_moves, print_perft,
-                     record_to_stdout, save_record, stdin_once)
+from .common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, load_variant, note_invalid,
+                     play_given_moves, print_perft, record_to_stdout, save_record, stdin_once)
 
 
 def _engine_setup(layout_name: str, variant_name: str | None):
@@ -73,45 +73,100 @@ def perft_cmd(depth, layout_name, variant_name, moves_text, divide, deck_text, a
                    'holder or null, "final": whether the score is final, "territories": '
                    '[{"name", "size", "tokens", "controller", "points"}, …], "moves": how many, '
                    '"finished": whether the game is over, "stored_result_differs": how the '
-                   'record\'s result differs from its moves, or null}.')
+                   'record\'s result differs from its moves, or null}; for JSON lines, one such '
+                   'line per record, or {"error": why, …} for a record that cannot be replayed.')
 @click.option("--colour/--no-colour", default=None, help="Tint territories (default: on a terminal).")
 def replay_cmd(record, as_json, colour) -> None:
-    """Re-check every move of a game RECORD (JSON file, or - for stdin) and show the result.
+    """Re-check every move of the game RECORD(s) (a JSON file, JSON lines, or - for stdin).
 
-    Prints the final board and the scoring table. Exit 1 at the first illegal move (with its
-    number, the move and the reason) or when the record's stored result differs from what its
-    moves give, 2 if the file is not a game record.
+    One record: prints the final board and the scoring table. JSON lines (one record a line):
+    prints one line per record, `FILE:LINE: final score: first 58, second 29: first player
+    wins (60 moves)`, and says on stderr which records fail (FILE:LINE and why). Exit 1 at an
+    illegal move (with its number, the move and the reason) or when a record's stored result
+    differs from what its moves give, 2 if a file or line is not a game record (the other
+    lines are still replayed).
 
     \b
     Examples:
       kiwara replay game.json
       kiwara replay - --json < game.json
+      kiwara replay games.jsonl --json
     """
+    from ..core.records import is_json_lines
     from ..engine import GameRecord, ReplayError
     from ..game_view import draw_state, scoring_table
-    game = GameRecord.load(record)
-    note_invalid(game.layout, f"{source_label(record)}: the layout")
+    label = source_label(record)
+    text = GameRecord.FORMAT.read(record)
+    if is_json_lines(text):
+        sys.exit(_replay_lines(GameRecord.records_in(text, label), as_json))
+    game = GameRecord.from_json(text, label)
+    note_invalid(game.layout, f"{label}: the layout")
     try:
         state = game.replay()
     except ReplayError as exc:
         if as_json:
-            click.echo(json.dumps({"error": str(exc), "index": exc.index, "move": exc.move,
-                                   "reason": exc.reason}))
-        click.echo(f"kiwara: {source_label(record)}: {exc}", err=True)
+            click.echo(json.dumps({"error": str(exc), **_illegal_json(exc)}))
+        click.echo(f"kiwara: {label}: {exc}", err=True)
         sys.exit(EXIT_NEGATIVE)
-    scoring = state.scoring()
     difference = game.result_difference(state)
     if as_json:
-        click.echo(json.dumps({**scoring.to_dict(), "moves": len(game.moves),
-                               "finished": state.is_terminal(),
-                               "stored_result_differs": difference}, indent=1))
+        click.echo(json.dumps(_replay_json(game, state, difference), indent=1))
     else:
         click.echo(draw_state(state, colour=True), color=colour)
         click.echo()
-        click.echo(scoring_table(scoring))
+        click.echo(scoring_table(state.scoring()))
     if difference:     # a record that says something false: its moves win, and we say so
-        click.echo(f"kiwara: {source_label(record)}: {difference}", err=True)
+        click.echo(f"kiwara: {label}: {difference}", err=True)
         sys.exit(EXIT_NEGATIVE)
+
+
+def _replay_lines(records, as_json: bool) -> int:
+    """Replay JSON lines as ``kiwara awimbawe replay`` does: one line per record on stdout
+    (its result, or with --json its error object), each failure on stderr naming FILE:LINE;
+    the exit code of the worst record."""
+    from ..engine import ReplayError
+    from ..game_view import score_line
+    from ..numbers import plural
+    status = EXIT_OK
+
+    def fail(code: int, source: str, problem: Exception, details: dict) -> None:
+        nonlocal status
+        status = max(status, code)
+        message = str(problem) if str(problem).startswith(source) else f"{source}: {problem}"
+        if as_json:
+            click.echo(json.dumps({"error": message, **details}))
+        click.echo(f"kiwara: {message}", err=True)
+
+    for source, game in records:
+        if isinstance(game, KiwaraError):
+            fail(EXIT_BAD_INPUT, source, game, {})
+            continue
+        note_invalid(game.layout, f"{source}: the layout")
+        try:
+            state = game.replay()
+        except ReplayError as exc:
+            fail(EXIT_NEGATIVE, source, exc, _illegal_json(exc))
+            continue
+        difference = game.result_difference(state)
+        if as_json:
+            click.echo(json.dumps(_replay_json(game, state, difference)))
+        else:
+            click.echo(f"{source}: {score_line(state.scoring())} "
+                       f"({plural(len(game.moves), 'move')})")
+        if difference:
+            status = max(status, EXIT_NEGATIVE)
+            click.echo(f"kiwara: {source}: {difference}", err=True)
+    return status
+
+
+def _illegal_json(exc) -> dict:
+    """What --json says of an illegal move besides its "error" (index 0-based, as always)."""
+    return {"index": exc.index, "move": exc.move, "reason": exc.reason}
+
+
+def _replay_json(game, state, difference: str | None) -> dict:
+    return {**state.scoring().to_dict(), "moves": len(game.moves),
+            "finished": state.is_terminal(), "stored_result_differs": difference}
 
 
 # -- agents and play --------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 A record is a JSON object: the game's own keys (Kiwara: ``layout``, ``deck``, ``moves``;
 Awimbawé: ``game``, ``rounds``), ``variant`` (a built-in name or a table of the parameters that
 differ from the defaults), and optional keys any record may carry — ``players``, ``seed``,
-``master_seed``, ``game_index``, ``result``, ``version`` — which are checked when read and
-written back unchanged, like any other key a record holds. A game describes its record with a
+``master_seed``, ``game_index``, ``result`` (its shape is the game's: see
+:attr:`RecordFormat.result_problem`), ``version`` — which are checked when read and written back
+unchanged, like any other key a record holds. A game describes its record with a
 :class:`RecordFormat` and its record class inherits :class:`Record`; reading (a file, ``-``,
 JSON lines) with a size bound and errors of one line naming the source, line and column, and
 writing in the key order the rules reference fixes, are done here.
@@ -46,7 +47,8 @@ def parse_json(text: str, source: str, one_line: bool = False) -> Any:
 
 def meta_problem(key: str, value: Any) -> str | None:
     """Why ``value`` is not acceptable for an optional key every record may carry (None if it
-    is, or the key is not one of them: other keys are kept as they are)."""
+    is, or the key is not one of them: other keys are kept as they are). ``result`` is checked
+    by the game (:attr:`RecordFormat.result_problem`)."""
     def whole(v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
     if key == "players":
@@ -56,12 +58,6 @@ def meta_problem(key: str, value: Any) -> str | None:
     elif key in ("seed", "master_seed", "game_index"):
         if not whole(value) or (key == "game_index" and value < 0):
             return "must be a whole number" + (" from 0" if key == "game_index" else "")
-    elif key == "result":
-        if not (isinstance(value, dict) and isinstance(value.get("scores"), list)
-                and len(value["scores"]) == 2 and all(map(whole, value["scores"]))
-                and "winner" in value and value["winner"] in (0, 1, None)
-                and not isinstance(value["winner"], bool)):
-            return 'must be {"scores": [first, second], "winner": 0, 1 or null}'
     elif key == "version":
         if not whole(value) or value != RECORD_VERSION:
             return (f"must be {RECORD_VERSION} (a record of another version of "
@@ -78,7 +74,11 @@ class RecordFormat:
     (a record naming another game is refused either way). A variant is written ``"classic"``
     or as the table of the parameters that differ from the defaults, with its ``name`` when
     ``variant_name`` (Kiwara's records have always carried it; Awimbawé's rules reference
-    gives the bare table, which another implementation can read)."""
+    gives the bare table, which another implementation can read).
+
+    ``result_problem(value)`` says what is wrong with a record's ``result`` (the rest of the
+    message after ``"result"``), or None when it has the game's shape: each game's result is
+    what its replay prints, so the game checks it."""
 
     game: str
     variant_class: type[Variant]
@@ -87,6 +87,7 @@ class RecordFormat:
     required: tuple[str, ...]
     indent: int | None = None
     variant_name: bool = True
+    result_problem: Callable[[Any], str | None] | None = None
 
     # -- writing ---------------------------------------------------------------------------
     def envelope(self, fields: dict[str, Any], variant: Variant, extra: dict[str, Any]
@@ -120,6 +121,11 @@ class RecordFormat:
         variant = self.read_variant(obj.get("variant", "classic"), source)
         extra = {k: v for k, v in obj.items() if k not in self.keys}
         for key, value in extra.items():
+            if key == "result" and self.result_problem is not None:
+                problem = self.result_problem(value)
+                if problem:
+                    raise RecordError(f"{source}: \"result\" {problem}")
+                continue
             problem = meta_problem(key, value)
             if problem:
                 raise RecordError(f"{source}: \"{key}\" {problem}, got {describe_value(value)}")
@@ -185,21 +191,42 @@ class Record:
         unreadable input raises :class:`RecordError`; a bad record is yielded as its error, so
         the others are still read."""
         label = source_label(path)
-        text = cls.FORMAT.read(path)
+        return cls.records_in(cls.FORMAT.read(path), label)
+
+    @classmethod
+    def records_in(cls, text: str, label: str) -> Iterator[tuple[str, Any]]:
+        """:meth:`read_many` of a text already read: one ``(label, …)`` for one JSON document,
+        else (:func:`is_json_lines`) one ``(label:line, …)`` per non-blank line."""
         if not text.strip():
             raise RecordError(f"{label}: empty input, no record")
-        try:
-            whole = json.loads(text)
-        except (ValueError, RecursionError):
-            whole = None
-        if isinstance(whole, dict):
-            yield label, _record_or_error(lambda: cls.from_dict(whole, label))
+        if not is_json_lines(text):
+            yield label, _record_or_error(lambda: cls.from_json(text, label))
             return
         for number, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 source = f"{label}:{number}"
                 yield source, _record_or_error(
                     lambda: cls.from_dict(parse_json(line, source, one_line=True), source))
+
+
+def is_json_lines(text: str) -> bool:
+    """Whether ``text`` is JSON lines (records one a line) rather than one JSON document: it is
+    not one JSON value, and at least one of its lines is a JSON object by itself. So a record
+    written over several lines (as ``kiwara play --record`` writes them) and broken somewhere
+    is one document, reported once where it breaks, not once per line."""
+    try:
+        json.loads(text)
+        return False
+    except (ValueError, RecursionError):
+        pass
+    for line in text.splitlines():
+        if line.lstrip().startswith("{"):
+            try:
+                if isinstance(json.loads(line), dict):
+                    return True
+            except (ValueError, RecursionError):
+                pass
+    return False
 
 
 def _record_or_error(make: Callable[[], Any]) -> Any:

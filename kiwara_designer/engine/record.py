@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Iterable, Iterator
 from ..core.records import Record, RecordError, RecordFormat
 from ..formats import builtin_names, load_layout, parse_text
 from ..layout import Layout
-from ..numbers import plural, shorten
+from ..numbers import describe_value, plural, shorten
 from .moves import IllegalMoveError, Move
 from .state import GameState, PositionError, new_game
 from .variant import RuleVariant
@@ -29,11 +29,25 @@ class ReplayError(IllegalMoveError):
         super().__init__(f"move {index + 1} ({shorten(move, 40)!r}) is illegal: {reason}")
 
 
+def result_problem(value: Any) -> str | None:
+    """What is wrong with a record's ``result`` (None if it is ``{"scores": [first, second],
+    "winner": 0, 1 or null}``, what ``kiwara play --record`` writes)."""
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if (isinstance(value, dict) and isinstance(value.get("scores"), list)
+            and len(value["scores"]) == 2 and all(map(whole, value["scores"]))
+            and "winner" in value and value["winner"] in (0, 1, None)
+            and not isinstance(value["winner"], bool)):
+        return None
+    return ('must be {"scores": [first, second], "winner": 0, 1 or null}, got '
+            f'{describe_value(value)}')
+
+
 @dataclass(frozen=True)
 class GameRecord(Record):
     FORMAT: ClassVar[RecordFormat] = RecordFormat(
         "kiwara", RuleVariant, "game record", keys=("layout", "variant", "deck", "moves"),
-        required=("layout", "moves"), indent=1)
+        required=("layout", "moves"), indent=1, result_problem=result_problem)
 
     layout: Layout
     variant: RuleVariant

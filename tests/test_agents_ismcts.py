@@ -73,7 +73,7 @@ def test_the_cheat_is_for_hidden_information_and_never_faces_a_person():
         make_agent("cheat-ismcts:50", KUHN, honest=True)
     # a game that hides nothing has nothing to peek at: the cheat would be ismcts
     assert "cheat-ismcts" not in agent_kinds(TAKE_AWAY)
-    with pytest.raises(AgentSpecError, match="hides nothing from its players: use ismcts"):
+    with pytest.raises(AgentSpecError, match="has no hidden information: use ismcts"):
         make_agent("cheat-ismcts:50", TAKE_AWAY)
 
 

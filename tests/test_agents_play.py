@@ -73,7 +73,7 @@ def test_bad_agent_spec_is_a_one_line_usage_error(run):
                                                    "cheat-ismcts:5")):
         cheat = run("play", *seats)
         assert cheat.exit_code == 2 and cheat.output.count("\n") == 1
-        assert "--second: cheat-ismcts sees the hidden cards, but kiwara hides nothing" in \
+        assert "--second: cheat-ismcts sees the hidden cards, but kiwara has no hidden" in \
             cheat.output
 
 

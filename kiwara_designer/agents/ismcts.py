@@ -176,8 +176,8 @@ def nothing_hidden_refusal(game: Any) -> str | None:
     """Peeking needs something hidden: on a game of perfect information the cheat would be
     ismcts under another name (None: the game hides information, the cheat may play it)."""
     if game is not None and game.perfect_information:
-        return (f"cheat-ismcts sees the hidden cards, but {game.name} hides nothing from its "
-                f"players: use ismcts")
+        return (f"cheat-ismcts sees the hidden cards, but {game.name} has no hidden "
+                f"information: use ismcts")
     return None
 
 

@@ -4,30 +4,24 @@ agent A's match win rate, its 95 % Wilson interval and the time taken.
 
     python benchmarks/awimbawe_strength.py [DEALS] [PAIRING...]
 
-PAIRING is ``A,B`` of agent specs; ``cheat:N`` is the peeking ISMCTS (sees every card).
+PAIRING is ``A,B`` of agent specs; ``cheat-ismcts:N`` is the peeking ISMCTS (sees every card).
 Default: 100 deals of greedy,random, 20 of ismcts:100,greedy, 20 of ismcts:100,random and
-10 of ismcts:100,cheat:100. The machine was loaded when the README's figures were taken."""
+10 of ismcts:100,cheat-ismcts:100. The machine was loaded when the README's figures were taken."""
 from __future__ import annotations
 
 import random
 import sys
 import time
 
-from kiwara_designer.agents import IsmctsAgent, make_agent, play_match
+from kiwara_designer.agents import make_agent, play_match
 from kiwara_designer.core.game import get_game
 from kiwara_designer.playtest.stats import proportion
-
-
-def agent(spec: str, game):
-    if spec.startswith("cheat:"):
-        return IsmctsAgent(spec, iterations=int(spec.split(":")[1]), peek=True)
-    return make_agent(spec, game)
 
 
 def run(pairing: str, deals: int) -> None:
     game = get_game("awimbawe")
     a_spec, b_spec = pairing.split(",")
-    a, b = agent(a_spec, game), agent(b_spec, game)
+    a, b = make_agent(a_spec, game), make_agent(b_spec, game)
     wins = 0
     started = time.perf_counter()
     for deal in range(deals):
@@ -47,6 +41,6 @@ if __name__ == "__main__":
     deals = int(args.pop(0)) if args and args[0].isdigit() else None
     plan = ([(p, deals) for p in args] if args else
             [("greedy,random", 100), ("ismcts:100,greedy", 20), ("ismcts:100,random", 20),
-             ("ismcts:100,cheat:100", 10)])
+             ("ismcts:100,cheat-ismcts:100", 10)])
     for pairing, n in plan:
         run(pairing, n if n is not None else deals or 20)

@@ -37,15 +37,32 @@ class Seat:
     agent: Agent | None = None
 
     @classmethod
-    def parse(cls, spec: str) -> "Seat":
+    def parse(cls, spec: str, game: Any = None, honest: bool = False) -> "Seat":
+        """``human`` or an agent spec for ``game`` (None: any); ``honest`` when a person
+        plays, so no agent may peek at what its player may not see."""
         if spec.strip().lower() == HUMAN:
             return cls(HUMAN)
-        agent = make_agent(spec)
+        agent = make_agent(spec, game, honest=honest)
         return cls(agent.name, agent)
 
     @property
     def is_human(self) -> bool:
         return self.agent is None
+
+
+def parse_seats(specs: dict[str, str], game: Any = None) -> tuple[Seat, ...]:
+    """The seats ``specs`` ({name of the seat in errors: spec}) give for ``game``. When a person
+    plays, an agent that peeks at what its player may not see is refused: it is a strength
+    reference for the lab, not an opponent. Errors name the seat."""
+    person = any(spec.strip().lower() == HUMAN for spec in specs.values())
+    seats = []
+    for name, spec in specs.items():
+        try:
+            seats.append(Seat.parse(spec, game, honest=person))
+        except KiwaraError as exc:
+            hint = ', or "human" for a person' if str(exc).startswith("unknown agent") else ""
+            raise KiwaraError(f"{name}: {exc}{hint}") from None
+    return tuple(seats)
 
 
 # -- the game loop ----------------------------------------------------------------------------
@@ -171,16 +188,10 @@ def start_session(layout_name: str, first: str, second: str, variant_file: str |
                   seed: int | None = None) -> Session:
     """Load the layout and variant, parse both seats and open the game; errors are
     :class:`KiwaraError` naming the bad option."""
-    from .engine import load_variant, new_game
+    from .engine import KIWARA, load_variant, new_game
     from .formats import load_layout
 
-    seats = []
-    for option, spec in (("--first", first), ("--second", second)):
-        try:
-            seats.append(Seat.parse(spec))
-        except KiwaraError as exc:
-            hint = ', or "human" for a person' if str(exc).startswith("unknown agent") else ""
-            raise KiwaraError(f"{option}: {exc}{hint}") from None
+    seats = parse_seats({"--first": first, "--second": second}, KIWARA)
     layout = load_layout(layout_name)
     variant = load_variant(variant_file)
     if seed is None:

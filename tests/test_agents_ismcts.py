@@ -1,5 +1,6 @@
 """Information-set MCTS: it decides from what its player sees (never peeks), plays the toy games
-sensibly, follows its budgets and seeds; the cheating variant does see through hidden cards."""
+sensibly, follows its budgets and seeds; the cheating variant (cheat-ismcts) does see through
+hidden cards, and is kept away from people."""
 from __future__ import annotations
 
 import itertools
@@ -14,7 +15,7 @@ from kiwara_designer.core.game import CHANCE
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_agents_search import winning_moves  # noqa: E402
-from toy_games import CARDS, KUHN, Gamble, Kuhn, TakeAway  # noqa: E402
+from toy_games import CARDS, KUHN, TAKE_AWAY, Gamble, Kuhn, TakeAway  # noqa: E402
 
 HISTORIES = ("", "p", "b", "pb")          # every Kuhn decision point
 
@@ -43,13 +44,37 @@ def test_states_alike_for_the_agent_give_the_same_search():
 
 def test_the_cheat_sees_the_hidden_card_and_the_honest_agent_does_not():
     # the second player holds the queen after a check; the first holds the jack or the king
-    honest = IsmctsAgent("ismcts:300", iterations=300)
-    cheat = IsmctsAgent("cheat", iterations=300, peek=True)
+    honest = make_agent("ismcts:300", KUHN)
+    cheat = make_agent("cheat-ismcts:300", KUHN)
+    assert type(cheat) is IsmctsAgent and cheat.peek and cheat.name == "cheat-ismcts:300"
     against_jack, against_king = Kuhn(("J", "Q"), "p"), Kuhn(("K", "Q"), "p")
     assert (honest.search(against_jack, random.Random(0)).children
             == honest.search(against_king, random.Random(0)).children)
     assert cheat.search(against_jack, random.Random(0)).expected == 1.0     # wins whatever
     assert cheat.search(against_king, random.Random(0)).expected < -0.5     # loses nearly always
+    # facing a bet with the queen, states its player cannot tell apart: the cheat calls the
+    # jack's bluff and folds to the king, the honest agent makes one choice for both
+    facing_jack, facing_king = Kuhn(("J", "Q"), "b"), Kuhn(("K", "Q"), "b")
+    assert facing_jack.information_state(1) == facing_king.information_state(1)
+    for seed in range(3):
+        assert cheat.choose(facing_jack, random.Random(seed)) == "b"
+        assert cheat.choose(facing_king, random.Random(seed)) == "p"
+        assert (honest.choose(facing_jack, random.Random(seed))
+                == honest.choose(facing_king, random.Random(seed)))
+
+
+def test_the_cheat_is_for_hidden_information_and_never_faces_a_person():
+    from kiwara_designer.agents import AgentSpecError, agent_kinds, agent_syntax
+    assert "cheat-ismcts" in agent_kinds(KUHN)
+    assert "cheat-ismcts" not in agent_kinds(KUHN, honest=True)
+    assert "cheat-ismcts:N" not in agent_syntax(KUHN, honest=True)
+    with pytest.raises(AgentSpecError, match="sees what its player may not .*never an opponent "
+                                             "for a person"):
+        make_agent("cheat-ismcts:50", KUHN, honest=True)
+    # a game that hides nothing has nothing to peek at: the cheat would be ismcts
+    assert "cheat-ismcts" not in agent_kinds(TAKE_AWAY)
+    with pytest.raises(AgentSpecError, match="has no hidden information: use ismcts"):
+        make_agent("cheat-ismcts:50", TAKE_AWAY)
 
 
 def test_calls_with_the_king_and_beats_random_at_kuhn():
@@ -102,15 +127,18 @@ def test_seeded_and_budgeted():
     assert Kuhn(("Q",)).current_player() == CHANCE
 
 
+@pytest.mark.parametrize("kind", ["ismcts", "cheat-ismcts"])
 @pytest.mark.parametrize("spec, iterations, seconds, playout", [
     ("ismcts", 500, None, "random"),
     ("ismcts:40", 40, None, "random"),
     ("ismcts:1.5s", None, 1.5, "random"),
     ("ISMCTS:30:greedy", 30, None, "greedy"),
 ])
-def test_specs(spec, iterations, seconds, playout):
+def test_specs(kind, spec, iterations, seconds, playout):
+    spec = spec.replace("ismcts", kind).replace("ISMCTS", kind.upper())
     agent = make_agent(spec, KUHN)
-    assert type(agent) is IsmctsAgent and agent.name == spec and not agent.peek
+    assert type(agent) is IsmctsAgent and agent.name == spec
+    assert agent.peek == (kind == "cheat-ismcts")          # and its name says so
     assert (agent.iterations, agent.seconds, agent.playout) == (iterations, seconds, playout)
     assert agent.horizon == "stage"
 
@@ -118,6 +146,7 @@ def test_specs(spec, iterations, seconds, playout):
 def test_the_playout_horizon_in_the_spec():
     assert make_agent("ismcts:40:random:end", KUHN).horizon == "end"
     assert make_agent("ismcts:40:greedy:stage", KUHN).horizon == "stage"
+    assert make_agent("cheat-ismcts:40:random:end", KUHN).horizon == "end"
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -127,6 +156,7 @@ def test_the_playout_horizon_in_the_spec():
     ("ismcts:10:clever", "unknown playout policy 'clever'"),
     ("ismcts:10:random:sideways", "unknown playout horizon 'sideways'.*stage, end"),
     ("ismcts:10:random:end:x", "too many parts"),
+    ("cheat-ismcts:lots", "cheat-ismcts budget 'lots'.*cheat-ismcts:500"),
 ])
 def test_bad_specs(spec, message):
     from kiwara_designer.agents import AgentSpecError

@@ -68,6 +68,13 @@ def test_bad_agent_spec_is_a_one_line_usage_error(run):
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert "--second" in result.output and "mcts:lots" in result.output
+    # Kiwara hides nothing from its players: the lab's cheat has nothing to see, even watched
+    for seats in (("--second", "cheat-ismcts:5"), ("--first", "greedy", "--second",
+                                                   "cheat-ismcts:5")):
+        cheat = run("play", *seats)
+        assert cheat.exit_code == 2 and cheat.output.count("\n") == 1
+        assert "--second: cheat-ismcts sees the hidden cards, but kiwara has no hidden" in \
+            cheat.output
 
 
 def test_bad_layout_is_a_one_line_error(run):

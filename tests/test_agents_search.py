@@ -128,6 +128,27 @@ def test_a_game_can_register_its_own_agents():
         make_agent("one")                      # not an agent of every game
 
 
+def test_the_registry_offers_each_game_only_the_agents_that_play_it():
+    """One mechanism for help texts and errors: a kind's refusal (mcts: hidden information;
+    cheat-ismcts: nothing hidden) and its peeking (left out where a person plays)."""
+    from kiwara_designer.agents import AgentSpecError, agent_kinds, agent_syntax
+    from kiwara_designer.core.game import get_game
+    from toy_games import KUHN
+    kiwara = get_game("kiwara")
+    assert agent_kinds(kiwara) == ["random", "greedy", "mcts", "ismcts"]
+    assert agent_kinds(KUHN) == ["random", "greedy", "ismcts", "cheat-ismcts"]
+    assert agent_kinds(KUHN, honest=True) == ["random", "greedy", "ismcts"]
+    assert agent_syntax(KUHN, honest=True) == ("random, greedy, ismcts:N (N: iterations per "
+                                               "move, or seconds as in ismcts:2s)")
+    with pytest.raises(AgentSpecError) as info:
+        make_agent("minimax", KUHN)
+    assert str(info.value) == ("unknown agent 'minimax'; agent specs for kuhn: random, greedy, "
+                               "ismcts:N, cheat-ismcts:N (N: iterations per move, or seconds "
+                               "as in ismcts:2s)")
+    with pytest.raises(AgentSpecError, match="kuhn hides information .* use the ismcts agent"):
+        make_agent("mcts:5", KUHN)
+
+
 def test_play_match_draws_chance_with_its_own_generator():
     from kiwara_designer.agents import play_match
     from toy_games import KUHN

@@ -101,3 +101,33 @@ def test_play_as_a_person_help_numbers_and_quit():
     assert "you: piles" in out and "opponent: hand 5 cards" in out   # the opponent led
     # end of input stops cleanly too
     assert run("play", "--second", "random", "--seed", 2, input="").exit_code == 0
+
+
+def test_play_offers_only_the_agents_that_play_awimbawe():
+    from kiwara_designer.cli.awimbawe import play_cmd
+    first = next(p for p in play_cmd.params if p.name == "first")
+    assert first.help == ("Seat 0: human, random, greedy, ismcts:N, cheat-ismcts:N (N: iterations "
+                          "per move, or seconds as in ismcts:2s); cheat-ismcts sees the hidden "
+                          "cards: only when no person plays.")
+    assert "mcts:200" not in run("play", "--help").output      # mcts refuses hidden cards
+    refused = run("play", "--second", "mcts:200", input="")
+    assert refused.exit_code == 2 and "use the ismcts agent instead" in refused.output
+    unknown = run("play", "--second", "minimax", input="")
+    assert unknown.exit_code == 2
+    assert ("--second: unknown agent 'minimax'; agent specs for awimbawe: random, greedy, "
+            "ismcts:N (N: iterations per move" in unknown.output)     # a person plays: no cheat
+
+
+def test_the_cheat_never_plays_a_person_but_two_agents_may_be_watched():
+    for seats in (("--second", "cheat-ismcts:5"),
+                  ("--first", "cheat-ismcts:5", "--second", "human")):
+        result = run("play", *seats, "--seed", 1, input="1\n")
+        assert result.exit_code == 2
+        assert result.output == (f"kiwara: error: {seats[0]}: cheat-ismcts:5 sees what its player "
+                                 f"may not (the hidden cards): a strength reference for the "
+                                 f"play-test lab, never an opponent for a person\n")
+    watched = run("play", "--first", "cheat-ismcts:5", "--second", "greedy", "--seed", 1,
+                  "--record", "-")
+    assert watched.exit_code == 0, watched.output
+    assert json.loads(watched.stdout.splitlines()[-1])["players"] == ["cheat-ismcts:5", "greedy"]
+    assert "player 0 plays" in watched.stderr

@@ -90,6 +90,16 @@ def test_playtest_and_compare_commands(run):
     assert missing.exit_code == 2 and "Traceback" not in missing.output
 
 
+def test_the_lab_takes_the_cheat_as_a_strength_reference(run):
+    """cheat-ismcts (the same search seeing every card) plays in the lab, under its own name."""
+    result = run("awimbawe", "playtest", "--agents", "cheat-ismcts:4,ismcts:4", "--games", "2",
+                 "--skill", "cheat-ismcts:3,random", "--skill-games", "1", "-j", "1", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["agents"] == "cheat-ismcts:4,ismcts:4" and out["games"] == 2
+    assert out["skill_agents"] == "cheat-ismcts:3,random"
+
+
 # -- kiwara awimbawe sweep --------------------------------------------------------------------
 SWEEP = ("awimbawe", "sweep", "--set", "hyenas_to_lose=3,4", "--set", "eagle_may_flee=true,false",
          "--agents", "random", "--skill-games", "0")

@@ -77,6 +77,8 @@ def test_cards_commands():
                                        "random", "--games", "2", "--cards", "0,1"])
     assert result.exit_code == 0 and result.output.count("\n") == 4, result.output
     for args, words in ((["value", "--agents", "nope"], "unknown agent 'nope'"),
+                        # no agent may see the fixed deck order, not even the lab's cheat
+                        (["versus", "--agents", "cheat-ismcts:5"], "kiwara has no hidden"),
                         (["value", "--card", "thunder"], "no card 'thunder'"),
                         (["handicap", "--cards", "x"], "whole numbers")):
         result = CliRunner().invoke(main, ["cards", *args, "--games", "1"])

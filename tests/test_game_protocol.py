@@ -192,10 +192,11 @@ HIDDEN = [g for g in GAMES if not g.perfect_information]
 @pytest.mark.parametrize("game", HIDDEN, ids=[g.name for g in HIDDEN])
 def test_agents_decide_from_what_their_player_sees(game):
     """Hidden information is honest: an agent given a state, or another state its player cannot
-    tell apart (a determinization), with the same generator, makes the same choice."""
+    tell apart (a determinization), with the same generator, makes the same choice. Every agent
+    but the declared cheats (cheat-ismcts: tests/test_agents_ismcts.py)."""
     from kiwara_designer.agents import AgentSpecError, agent_kinds, make_agent
     agents = []
-    for kind in agent_kinds(game):
+    for kind in agent_kinds(game, honest=True):
         for spec in (f"{kind}:5", kind):        # a small budget where the agent takes one
             try:
                 agents.append(make_agent(spec, game))

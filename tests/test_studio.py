@@ -433,6 +433,17 @@ def test_awimbawe_hidden_cards_exist_to_be_hidden(studio):
                {NAMES[c] for c in cards_of(state.hand[1])})
 
 
+def test_the_studio_never_seats_the_cheat(studio):
+    """A person plays every studio game, so the perfect-information reference (cheat-ismcts, the
+    lab's) is never offered nor accepted, not even as "cheat-mcts" (mcts means ismcts here)."""
+    assert not any("cheat" in kind for kind in api.catalogue()["agents"])
+    for kind in ("cheat-ismcts", "cheat-mcts"):
+        with pytest.raises(api.StudioError, match="agent"):
+            api.agent_spec(kind, 50)
+        with pytest.raises(api.StudioError, match="agent"):
+            studio.new_awimbawe(kind, 50, seed=1)
+
+
 # -- the real server -----------------------------------------------------------------------------
 def test_real_server_answers_with_the_token():
     backend = api.Studio(workers=1)

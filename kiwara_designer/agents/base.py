@@ -6,7 +6,10 @@ state's ``legal_moves``, ``apply``, ``current_player``, ``is_terminal``, ``retur
 
 Agents are registered by kind (``random``, ``greedy``, ``mcts``: each module registers its own)
 for every game, or for one game (a game may bring its own ``greedy``, or an ``ismcts`` for hidden
-information); ``make_agent`` looks up the game's own kinds first.
+information); ``make_agent`` looks up the game's own kinds first. A kind may refuse a game
+(``mcts`` refuses hidden information) and may *peek* (see what its player may not: a strength
+reference for the lab, never an opponent for a person); :func:`agent_kinds` and
+:func:`agent_syntax` say what a game accepts, so help texts and errors list only what works.
 """
 from __future__ import annotations
 
@@ -17,12 +20,6 @@ from typing import Any, Callable, Protocol, runtime_checkable
 from ..core.game import CHANCE
 from ..errors import KiwaraError
 from ..numbers import shorten
-
-SPEC_HELP = ('agent specs: "random", "greedy", "mcts:ITERATIONS" (e.g. mcts:500), '
-             '"mcts:SECONDSs" (e.g. mcts:2s), optionally followed by ":random" or ":greedy" '
-             '(the playout policy, e.g. mcts:500:greedy); "ismcts" takes the same budgets and '
-             "plays games with hidden information")
-
 
 class AgentSpecError(KiwaraError):
     """An agent spec that names no agent, or a budget that is not a positive number."""
@@ -58,39 +55,99 @@ class RandomAgent:
 
 
 # -- the registry ------------------------------------------------------------------------------
-# (game name or None for every game, kind) -> factory(spec text, parameters after the kind, game)
+# factory(spec text, parameters after the kind, game) -> the agent
 AgentFactory = Callable[[str, list, Any], Agent]
-_AGENTS: dict[tuple[str | None, str], AgentFactory] = {}
 
 
-def register_agent(kind: str, factory: AgentFactory, game: str | None = None) -> None:
+@dataclass(frozen=True)
+class AgentKind:
+    """A registered kind of agent: how to build it, how its spec is written (``mcts:N``: a
+    budget of N iterations, or seconds as ``mcts:2s``), which games it refuses and whether it
+    peeks at what its player may not see."""
+
+    kind: str
+    factory: AgentFactory
+    syntax: str
+    refusal: Callable[[Any], str | None] | None = None   # game -> why it cannot play it, or None
+    peeks: bool = False
+
+    def refuses(self, game: Any) -> str | None:
+        return self.refusal(game) if self.refusal is not None and game is not None else None
+
+
+# (game name or None for every game, kind) -> AgentKind, in the order registered (help order)
+_AGENTS: dict[tuple[str | None, str], AgentKind] = {}
+
+
+def register_agent(kind: str, factory: AgentFactory, game: str | None = None, *,
+                   syntax: str | None = None, refusal: Callable[[Any], str | None] | None = None,
+                   peeks: bool = False) -> None:
     """Make ``kind`` (lower case) an agent spec, for every game or only for the game named
-    ``game``; the factory raises :class:`AgentSpecError` on bad parameters."""
-    _AGENTS[(game, kind.lower())] = factory
+    ``game``; the factory raises :class:`AgentSpecError` on bad parameters. ``syntax`` is the
+    spec as help texts write it (default: the kind; ``KIND:N`` for a budget). ``refusal(game)``
+    says why the kind cannot play ``game`` (None: it can). ``peeks``: the agent decides from
+    what its player may not see, so it is refused where a person plays (``honest=True``)."""
+    kind = kind.lower()
+    _AGENTS[(game, kind)] = AgentKind(kind, factory, syntax or kind, refusal, peeks)
 
 
-def agent_kinds(game: Any = None) -> list[str]:
-    """The agent kinds ``make_agent`` accepts for ``game`` (None: for every game)."""
+def _kind(kind: str, game: Any) -> AgentKind | None:
     name = getattr(game, "name", None)
-    return sorted({kind for owner, kind in _AGENTS if owner is None or owner == name})
+    return _AGENTS.get((name, kind)) or _AGENTS.get((None, kind))
 
 
-def make_agent(spec: str, game: Any = None) -> Agent:
+def _accepted(game: Any, honest: bool) -> list[AgentKind]:
+    kinds = dict.fromkeys(kind for _, kind in _AGENTS)       # every kind, in registration order
+    found = [_kind(kind, game) for kind in kinds]
+    return [k for k in found if k is not None and not k.refuses(game)
+            and not (honest and k.peeks)]
+
+
+def agent_kinds(game: Any = None, *, honest: bool = False) -> list[str]:
+    """The agent kinds ``make_agent`` accepts for ``game`` (None: for every game), in the order
+    registered; ``honest``: only those that decide from what their player sees."""
+    return [k.kind for k in _accepted(game, honest)]
+
+
+def agent_syntax(game: Any = None, *, honest: bool = False) -> str:
+    """The specs of :func:`agent_kinds` in words, for help texts and errors:
+    ``random, greedy, ismcts:N (N: iterations per move, or seconds as in ismcts:2s)``."""
+    kinds = _accepted(game, honest)
+    text = ", ".join(k.syntax for k in kinds)
+    budgeted = [k.kind for k in kinds if k.syntax.endswith(":N")]
+    if budgeted:
+        text += f" (N: iterations per move, or seconds as in {budgeted[0]}:2s)"
+    return text
+
+
+def _specs(game: Any, honest: bool) -> str:
+    name = getattr(game, "name", None)
+    return f"agent specs{f' for {name}' if name else ''}: {agent_syntax(game, honest=honest)}"
+
+
+def make_agent(spec: str, game: Any = None, *, honest: bool = False) -> Agent:
     """Build an agent from its spec: ``random``, ``greedy``, ``mcts:500`` (iterations),
     ``mcts:2s`` (seconds of thinking per move), ``mcts:500:greedy`` (greedy-biased playouts;
     ``:random`` is the default). ``mcts`` alone means ``mcts:500``. ``game`` (a Game; None: any)
-    selects the game's own agents and lets an agent refuse a game it cannot play. Raises
+    selects the game's own agents and lets an agent refuse a game it cannot play. ``honest``
+    refuses the agents that peek at what their player may not see (a person plays). Raises
     :class:`AgentSpecError` (a :class:`KiwaraError`) on anything else."""
     if not isinstance(spec, str):
-        raise AgentSpecError(f"agent spec must be text, got {spec!r}; {SPEC_HELP}")
+        raise AgentSpecError(f"agent spec must be text, got {spec!r}; {_specs(game, honest)}")
     text = spec.strip()
     parts = text.lower().split(":")
     kind, args = parts[0], parts[1:]
-    name = getattr(game, "name", None)
-    factory = _AGENTS.get((name, kind)) or _AGENTS.get((None, kind))
-    if factory is None:
-        raise AgentSpecError(f"unknown agent {shorten(text)!r}; {SPEC_HELP}")
-    return factory(text, args, game)
+    found = _kind(kind, game)
+    if found is None:
+        raise AgentSpecError(f"unknown agent {shorten(text)!r}; {_specs(game, honest)}")
+    refusal = found.refuses(game)
+    if refusal:
+        raise AgentSpecError(refusal)
+    if honest and found.peeks:
+        raise AgentSpecError(f"{shorten(text)} sees what its player may not (the hidden cards): "
+                             f"a strength reference for the play-test lab, never an opponent "
+                             f"for a person")
+    return found.factory(text, args, game)
 
 
 def no_parameters(kind: str, agent_type: type) -> AgentFactory:

@@ -27,8 +27,10 @@ the later stages out at random adds noise and costs time, not knowledge. ``horiz
 stages always do.
 
 ``peek=True`` skips determinization and searches the true state, seeing every hidden card: a
-*cheating* player, only for measuring what hidden information costs. It is deliberately not in
-the agent registry, since it breaks the rule that an agent decides from what its player sees.
+*cheating* player, only for measuring what hidden information costs. Its spec says so,
+``cheat-ismcts:N``, and the registry marks it as peeking: it breaks the rule that an agent
+decides from what its player sees, so it is refused wherever a person plays (``make_agent(...,
+honest=True)``) and kept for the play-test lab, as a strength reference.
 """
 from __future__ import annotations
 
@@ -154,17 +156,33 @@ class IsmctsAgent:
         return best
 
 
-def make_ismcts(text: str, args: list, game: Any) -> IsmctsAgent:
-    """The ``ismcts[:BUDGET[:PLAYOUT[:HORIZON]]]`` spec (the agent registry's factory)."""
-    horizon = "stage"
-    if len(args) == 3:
-        *args, horizon = args
-        if horizon not in HORIZONS:
-            raise AgentSpecError(f"unknown playout horizon {shorten(horizon)!r} in "
-                                 f"{shorten(text)!r}; use one of {', '.join(HORIZONS)}")
-    iterations, seconds, playout = parse_search_spec("ismcts", text, args)
-    return IsmctsAgent(text, iterations=iterations, seconds=seconds, playout=playout,
-                       horizon=horizon)
+def ismcts_factory(kind: str, peek: bool = False):
+    """The registry's factory of the ``KIND[:BUDGET[:PLAYOUT[:HORIZON]]]`` spec: ``ismcts``, or
+    ``cheat-ismcts`` with ``peek``."""
+    def factory(text: str, args: list, game: Any) -> IsmctsAgent:
+        horizon = "stage"
+        if len(args) == 3:
+            *args, horizon = args
+            if horizon not in HORIZONS:
+                raise AgentSpecError(f"unknown playout horizon {shorten(horizon)!r} in "
+                                     f"{shorten(text)!r}; use one of {', '.join(HORIZONS)}")
+        iterations, seconds, playout = parse_search_spec(kind, text, args)
+        return IsmctsAgent(text, iterations=iterations, seconds=seconds, playout=playout,
+                           horizon=horizon, peek=peek)
+    return factory
 
 
-register_agent("ismcts", make_ismcts)
+def nothing_hidden_refusal(game: Any) -> str | None:
+    """Peeking needs something hidden: on a game of perfect information the cheat would be
+    ismcts under another name (None: the game hides information, the cheat may play it)."""
+    if game is not None and game.perfect_information:
+        return (f"cheat-ismcts sees the hidden cards, but {game.name} has no hidden "
+                f"information: use ismcts")
+    return None
+
+
+register_agent("ismcts", ismcts_factory("ismcts"), syntax="ismcts:N")
+# The perfect-information reference: the same search on the true state. Its name says it cheats
+# (records and tables show the spec), and `peeks` keeps it away from a person.
+register_agent("cheat-ismcts", ismcts_factory("cheat-ismcts", peek=True),
+               syntax="cheat-ismcts:N", refusal=nothing_hidden_refusal, peeks=True)

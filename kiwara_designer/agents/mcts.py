@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..core.game import CHANCE, sample_chance
 from ..errors import KiwaraError
 from ..numbers import parse_whole, shorten
-from .base import SPEC_HELP, AgentSpecError, _legal_moves, register_agent
+from .base import AgentSpecError, _legal_moves, register_agent
 
 DEFAULT_ITERATIONS = 500
 PLAYOUTS = ("random", "greedy")
@@ -220,11 +220,19 @@ class MctsAgent:
             node = node.parent
 
 
-def refuse_hidden_information(game: Any) -> None:
-    """MCTS would search the true state, peeking at what the player may not see."""
+def hidden_information_refusal(game: Any) -> str | None:
+    """Why MCTS cannot play ``game`` (None: it can): it would search the true state, peeking at
+    what the player may not see."""
     if game is not None and not game.perfect_information:
-        raise KiwaraError(f"mcts searches the true state, but {game.name} hides information "
-                          f"from the players: use the ismcts agent instead")
+        return (f"mcts searches the true state, but {game.name} hides information from the "
+                f"players: use the ismcts agent instead")
+    return None
+
+
+def refuse_hidden_information(game: Any) -> None:
+    refusal = hidden_information_refusal(game)
+    if refusal:
+        raise KiwaraError(refusal)
 
 
 _BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)$")
@@ -237,7 +245,8 @@ def parse_search_spec(kind: str, text: str, args: list) -> tuple[int | None, flo
     ``ismcts``); exactly one of the budgets is set."""
     shown = shorten(text)                 # quoted in messages: mcts:<5,000 digits> stays short
     if len(args) > 2:
-        raise AgentSpecError(f"too many parts in {shown!r}; {SPEC_HELP}")
+        raise AgentSpecError(f"too many parts in {shown!r}; write {kind}:BUDGET or "
+                             f"{kind}:BUDGET:PLAYOUT (e.g. {kind}:500:greedy)")
     budget = args[0] if args else str(DEFAULT_ITERATIONS)
     playout = args[1] if len(args) == 2 else "random"
     match = _BUDGET.match(budget)
@@ -264,11 +273,7 @@ def parse_search_spec(kind: str, text: str, args: list) -> tuple[int | None, flo
 def make_mcts(text: str, args: list, game: Any) -> MctsAgent:
     """The ``mcts[:BUDGET[:PLAYOUT]]`` spec (the agent registry's factory)."""
     iterations, seconds, playout = parse_search_spec("mcts", text, args)
-    try:
-        refuse_hidden_information(game)
-    except KiwaraError as exc:
-        raise AgentSpecError(str(exc)) from None
     return MctsAgent(text, iterations=iterations, seconds=seconds, playout=playout)
 
 
-register_agent("mcts", make_mcts)
+register_agent("mcts", make_mcts, syntax="mcts:N", refusal=hidden_information_refusal)

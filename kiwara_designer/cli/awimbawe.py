@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..errors import KiwaraError
-from .common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, play_given_moves, print_perft,
+from .common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, play_given_moves, print_perft,
                      record_to_stdout, save_record, stdin_once)
 
 VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
@@ -188,7 +188,7 @@ def replay_cmd(record, as_json) -> None:
 
 @awimbawe.command("play")
 @click.option("--first", default="human", show_default=True,
-              help="Seat 0: human, random, greedy (or any agent spec, e.g. mcts:200).")
+              help=f"Seat 0: {agents_help('awimbawe', human=True)}.")
 @click.option("--second", default="greedy", show_default=True, help="Seat 1: as --first.")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
 @click.option("--seed", type=int, help="Seed of the deals and the agents' choices (default: "
@@ -207,17 +207,15 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
       kiwara awimbawe play --second greedy
       kiwara awimbawe play --first random --second greedy --seed 3 --record match.json
     """
-    from ..agents import make_agent
     from ..awimbawe.game import AWIMBAWE
     from ..awimbawe.record import MatchRecord
     from ..awimbawe.view import NOTATION_HELP, describe, narrate
     from ..core.game import CHANCE, sample_chance
+    from ..play import parse_seats
 
     stdin_once(**{"--variant": variant_name})
     variant = _variant(variant_name)
-    seats = []
-    for spec in (first, second):
-        seats.append(None if spec.strip().lower() == "human" else make_agent(spec, AWIMBAWE))
+    seats = [seat.agent for seat in parse_seats({"--first": first, "--second": second}, AWIMBAWE)]
     if variant_name == "-" and None in seats:
         raise KiwaraError("--variant -: stdin carries a person's moves; give the variant as a file")
     to_stderr = record_to_stdout(record)

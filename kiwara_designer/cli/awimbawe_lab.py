@@ -10,7 +10,7 @@ import sys
 import click
 
 from .awimbawe import VARIANT_HELP, _variant, awimbawe
-from .common import (describe_playtest, lab_options, parse_settings, progress_bar,
+from .common import (agents_help, describe_playtest, lab_options, parse_settings, progress_bar,
                      scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
                      two_variants)
 
@@ -18,7 +18,7 @@ from .common import (describe_playtest, lab_options, parse_settings, progress_ba
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
 # measured with greedy against random unless asked.
 matches_options = lab_options("Matches (seats alternate: agent A sits first in the even ones).",
-                              "random, greedy, ismcts:100…", unit="match")
+                              agents_help("awimbawe") + ".", unit="match")
 skill_matches_options = skill_options("Matches of the skill pairing (default: a quarter of "
                                       "--games; 0 skips it).")
 

@@ -12,13 +12,14 @@ from .common import MAX_GAMES, load_variant, stdin_once
 
 def _agents(text: str) -> tuple[str, str]:
     from ..agents import make_agent
+    from ..engine import KIWARA
     specs = [s.strip() for s in text.split(",")]
     if len(specs) == 1:
         specs *= 2
     if len(specs) != 2 or not all(specs):
         raise click.UsageError(f"--agents takes one spec or two separated by a comma, got {text!r}")
     for spec in specs:
-        make_agent(spec)            # a bad spec is a one-line error before any game
+        make_agent(spec, KIWARA)    # a bad spec is a one-line error before any game
     return specs[0], specs[1]
 
 

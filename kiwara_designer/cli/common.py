@@ -210,6 +210,21 @@ def print_perft(depth: int, count, split, *, divide: bool, as_json: bool, head: 
         click.echo(f"perft {d} {n}")
 
 
+def agents_help(game_name: str, human: bool = False) -> str:
+    """The agent specs ``game_name`` accepts, from the agent registry, for a help text; with
+    ``human`` (a play command's seat) a person first, and the agents that peek at hidden cards
+    only when no person plays (else: the lab's strength reference)."""
+    from ..agents import agent_kinds, agent_syntax
+    from ..core.game import get_game
+    game = get_game(game_name)
+    cheats = [k for k in agent_kinds(game) if k not in agent_kinds(game, honest=True)]
+    text = agent_syntax(game)
+    if cheats:
+        text += (f"; {', '.join(cheats)} sees the hidden cards: "
+                 + ("only when no person plays" if human else "a strength reference"))
+    return f"human, {text}" if human else text
+
+
 def record_to_stdout(record: str | None) -> bool:
     """Check a play command's ``--record`` before the game (a missing or read-only folder is
     said now, not after a long game whose record is then lost); True when the record goes to

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from ..agents import make_agent, play_match
 from ..core.workers import parallel_map
-from ..engine import RuleVariant, new_game
+from ..engine import KIWARA, RuleVariant, new_game
 from ..layout import Layout
 from .matches import PlaytestError
 from .stats import Proportion, Summary, proportion, summarise
@@ -29,7 +29,7 @@ def _play(task) -> tuple[tuple[int, int], int | None, dict[str, int]]:
     """One game (this may run in a worker): the final totals, the winner and, for each card
     used, the move number (1 for the opening) of its first use."""
     layout, variant, order, specs, seed = task
-    agents = [make_agent(spec) for spec in specs]
+    agents = [make_agent(spec, KIWARA) for spec in specs]    # refuses a cheat seeing the order
     final, moves = play_match(new_game(layout, variant, order), agents, random.Random(seed))
     uses: dict[str, int] = {}
     for number, move in enumerate(moves, start=1):

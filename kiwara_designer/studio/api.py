@@ -338,7 +338,7 @@ class Studio:
         choices and one for chance (so the agent's appetite never shifts the deals); chance
         nodes at the start are drawn at once."""
         from ..agents import make_agent
-        agent = make_agent(spec, game)
+        agent = make_agent(spec, game, honest=True)     # a person always plays: no cheat
         session = self._add(lambda gid: Session(
             gid, game, state, human, agent, spec, seed, random.Random(f"{seed}:agent"),
             random.Random(f"{seed}:chance"), setup, variant, moves=list(moves or ())))

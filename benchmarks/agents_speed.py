@@ -13,12 +13,12 @@ import statistics
 import time
 
 from kiwara_designer.agents import MctsAgent, make_agent, play_match
-from kiwara_designer.engine import RuleVariant, new_game
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraVariant, new_game
+from kiwara_designer.games.kiwara.formats import load_layout
 
 
 def positions() -> dict:
-    start = new_game(load_layout("classic"), RuleVariant())
+    start = new_game(load_layout("classic"), KiwaraVariant())
     rng = random.Random(7)
     after_opening = start.apply(rng.choice(start.legal_moves()))
     mid = after_opening

@@ -26,7 +26,7 @@ import time
 from kiwara_designer.agents import IsmctsAgent, make_agent
 from kiwara_designer.core.game import CHANCE, get_game, sample_chance
 from kiwara_designer.core.workers import parallel_map
-from kiwara_designer.playtest.stats import proportion
+from kiwara_designer.core.stats import proportion
 
 
 def positions() -> list[tuple[str, object]]:

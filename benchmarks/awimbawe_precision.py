@@ -11,8 +11,8 @@ import sys
 import time
 
 from kiwara_designer.core.game import get_game
-from kiwara_designer.playtest import play_match
-from kiwara_designer.playtest.stats import games_for_half_width
+from kiwara_designer.lab import play_match
+from kiwara_designer.core.stats import games_for_half_width
 
 HALF_WIDTH = float(sys.argv[1]) if len(sys.argv) > 1 else 0.03
 WORKERS = int(sys.argv[2]) if len(sys.argv) > 2 else None

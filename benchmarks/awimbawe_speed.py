@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from kiwara_designer.awimbawe.state import DEALING, OVER, PLAYING, new_round, shuffled_deck
+from kiwara_designer.games.awimbawe.state import DEALING, OVER, PLAYING, new_round, shuffled_deck
 from kiwara_designer.core.game import CHANCE, sample_chance
 
 

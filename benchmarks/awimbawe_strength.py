@@ -15,7 +15,7 @@ import time
 
 from kiwara_designer.agents import make_agent, play_match
 from kiwara_designer.core.game import get_game
-from kiwara_designer.playtest.stats import proportion
+from kiwara_designer.core.stats import proportion
 
 
 def run(pairing: str, deals: int) -> None:

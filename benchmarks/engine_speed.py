@@ -14,10 +14,10 @@ import statistics
 import sys
 import time
 
-from kiwara_designer import FREE_PLAY, validate
-from kiwara_designer.engine import KINDS, new_game, perft
-from kiwara_designer.formats import load_layout
-from kiwara_designer.layout import Layout
+from kiwara_designer.games.kiwara import FREE_PLAY, validate
+from kiwara_designer.games.kiwara import KINDS, new_game, perft
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.layout import Layout
 
 
 def timed(fn):
@@ -84,8 +84,8 @@ def _neighbours(c, w, h):
 
 def random_layouts(n: int, seed: int) -> tuple[list[Layout], str]:
     try:   # the generator package, once merged, samples uniformly
-        from kiwara_designer.generator import sample_layouts
-        return sample_layouts(n, seed), "kiwara_designer.generator.sample_layouts"
+        from kiwara_designer.games.kiwara.generator import sample_layouts
+        return sample_layouts(n, seed), "kiwara_designer.games.kiwara.generator.sample_layouts"
     except ImportError:
         rng = random.Random(seed)
         return [simple_random_layout(rng) for _ in range(n)], "simple seeded region growing"

@@ -4,8 +4,8 @@ of it)."""
 import sys, time
 from collections import Counter
 from operator import itemgetter
-from kiwara_designer import Grid
-from kiwara_designer.generator import iter_blocks
+from kiwara_designer.games.kiwara import Grid
+from kiwara_designer.games.kiwara.generator import iter_blocks
 g = Grid()
 W, H, N = g.width, g.height, g.size
 lr = itemgetter(*[r * W + (W - 1 - c) for r in range(H) for c in range(W)])

@@ -96,7 +96,7 @@ def main() -> None:
     ]
     found = {}
     for label, expression, unit in cold_jobs:
-        seconds, out = median_cold("from kiwara_designer.generator import count_layouts, "
+        seconds, out = median_cold("from kiwara_designer.games.kiwara.generator import count_layouts, "
                                    f"sample_layouts; print({expression})", args.runs)
         found[unit] = int(out)
         print(f"{label} {seconds}  -> {int(out):,} {unit} (setup included)")
@@ -111,7 +111,7 @@ def main() -> None:
 
     seconds, out = median_cold(
         "from kiwara_designer import Grid\n"
-        "from kiwara_designer.generator import count_layouts\n"
+        "from kiwara_designer.games.kiwara.generator import count_layouts\n"
         "print(count_layouts(Grid(6, 5), 6, range(3, 10)))", args.runs)
     ours = int(out)
     print(f"ours, 6 pieces of 3..9 cells:     {seconds}  -> {ours:,} (cold process)")

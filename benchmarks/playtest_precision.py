@@ -13,9 +13,9 @@ import resource
 import statistics
 import time
 
-from kiwara_designer import load_layout
-from kiwara_designer.playtest import DEFAULT_AGENTS, compute_metrics
-from kiwara_designer.playtest.matches import play_to_precision
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.lab import DEFAULT_AGENTS, compute_metrics
+from kiwara_designer.lab.matches import play_to_precision
 from kiwara_designer.core.workers import default_workers
 
 

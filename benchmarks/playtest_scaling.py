@@ -10,8 +10,8 @@ import resource
 import statistics
 import time
 
-from kiwara_designer import load_layout
-from kiwara_designer.playtest import DEFAULT_AGENTS, play_match
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.lab import DEFAULT_AGENTS, play_match
 
 
 def cpu_seconds() -> float:

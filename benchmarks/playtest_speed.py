@@ -10,8 +10,8 @@ import argparse
 import statistics
 import time
 
-from kiwara_designer import load_layout
-from kiwara_designer.playtest import play_match
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.lab import play_match
 
 PAIRINGS = [("random", 60), ("greedy,random", 12), ("greedy", 12), ("mcts:20,greedy", 3),
             ("mcts:50", 2)]

@@ -7,8 +7,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from kiwara_designer import load_layout
-from kiwara_designer.printing import PrintOptions, cairo_available, print_set, render_pdf, render_png
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.printing import PrintOptions, cairo_available, render_pdf, render_png
+from kiwara_designer.games.kiwara.printing import print_set
 
 RUNS = 7
 

@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from racing_simulation import coin_flips  # noqa: E402
 
-from kiwara_designer.generator import sample_layouts  # noqa: E402
-from kiwara_designer.playtest import Store  # noqa: E402
-from kiwara_designer.playtest.race_lab import race_layouts  # noqa: E402
-from kiwara_designer.playtest.racing import BALANCE, RaceSettings, run_race  # noqa: E402
+from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
+from kiwara_designer.lab import Store  # noqa: E402
+from kiwara_designer.lab.race_lab import race_layouts  # noqa: E402
+from kiwara_designer.lab.racing import BALANCE, RaceSettings, run_race  # noqa: E402
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from kiwara_designer.playtest.racing import BALANCE, RaceSettings, run_race
+from kiwara_designer.lab.racing import BALANCE, RaceSettings, run_race
 
 
 def coin_flips(rates: list[float], seed: int):

@@ -1,10 +1,12 @@
-"""kiwara-designer: validate, generate, print and play-test boards and rules variants of Kiwara."""
-from .errors import KiwaraError
-from .formats import InputError, load_layout, load_layouts
-from .geometry import DEFAULT_GRID, Grid
-from .layout import Layout, Territory
-from .validation import CLASSIC, FREE_PLAY, Ruleset, validate
+"""kiwara-designer: design, validate, print and play-test boards and rules variants of Kiwara, and
+the card game Awimbawé.
 
-__all__ = ["CLASSIC", "DEFAULT_GRID", "FREE_PLAY", "Grid", "InputError", "KiwaraError", "Layout",
-           "Ruleset", "Territory", "load_layout", "load_layouts", "validate"]
+The map: neutral layers (:mod:`.core`: the game protocol, variants, records, statistics;
+:mod:`.agents`; :mod:`.lab`, the play-test lab; :mod:`.printing`, the printing toolkit), one
+package per game under :mod:`.games` (:mod:`.games.kiwara`, :mod:`.games.awimbawe`), and the
+shells :mod:`.cli` and :mod:`.studio`.
+"""
+from .core.errors import KiwaraError
+
+__all__ = ["KiwaraError"]
 __version__ = "0.1.0"

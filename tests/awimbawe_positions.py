@@ -2,9 +2,9 @@
 up directly (piles as texts bottom to top, ``~`` before a face-down card)."""
 from __future__ import annotations
 
-from kiwara_designer.awimbawe.cards import BIT, NAMES, parse_card
-from kiwara_designer.awimbawe.state import PLAYING, AwimbaweState, new_round
-from kiwara_designer.awimbawe.variant import as_variant
+from kiwara_designer.games.awimbawe.cards import BIT, NAMES, parse_card
+from kiwara_designer.games.awimbawe.state import PLAYING, AwimbaweState, new_round
+from kiwara_designer.games.awimbawe.variant import as_variant
 
 
 def cards(text: str) -> list[int]:

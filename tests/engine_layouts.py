@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from kiwara_designer import FREE_PLAY, validate
-from kiwara_designer.layout import Layout
+from kiwara_designer.games.kiwara import FREE_PLAY, validate
+from kiwara_designer.games.kiwara.layout import Layout
 
 # Hand-written valid 6 × 5 free-play layouts (checked by test_hand_layouts_are_valid).
 HAND_LAYOUTS = {

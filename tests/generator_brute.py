@@ -1,6 +1,6 @@
 """A deliberately simple, independent enumerator of layouts, to check the generator against.
 
-It shares no code with kiwara_designer.generator: cells, neighbours and symmetries are rebuilt
+It shares no code with kiwara_designer.games.kiwara.generator: cells, neighbours and symmetries are rebuilt
 from coordinates here. The first unassigned cell in reading order must belong to some territory;
 grow every connected set of cells containing it one neighbour at a time; recurse on those of
 an allowed size.

@@ -1,7 +1,7 @@
 """A deliberately simple second implementation of the Kiwara rules, for checking the engine.
 
 Written from the rules reference alone (docs/rules/kiwara.md), sharing no code with
-``kiwara_designer.engine``: cells are (column, row) pairs, the board is a dict, every candidate move is
+``kiwara_designer.games.kiwara``: cells are (column, row) pairs, the board is a dict, every candidate move is
 simulated on a copy and then written in notation. It is slow and obvious on purpose; perft from both
 must agree exactly.
 

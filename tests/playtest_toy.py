@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from kiwara_designer.agents import register_agent
 from kiwara_designer.core.game import TERMINAL, Metric, Outcome
-from kiwara_designer.engine.game import KIWARA
-from kiwara_designer.layout import Layout
-from kiwara_designer.playtest.stats import Summary, summarise
+from kiwara_designer.games.kiwara.game import KIWARA
+from kiwara_designer.games.kiwara.layout import Layout
+from kiwara_designer.core.stats import Summary, summarise
 from toy_games import ToyMoveError
 
 

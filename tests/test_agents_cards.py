@@ -7,11 +7,11 @@ import random
 import pytest
 
 from kiwara_designer.agents import make_agent, play_match
-from kiwara_designer.engine import RuleVariant, new_game, setup_position
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraVariant, new_game, setup_position
+from kiwara_designer.games.kiwara.formats import load_layout
 
 CLASSIC = load_layout("classic")
-DECK = RuleVariant(reinforcement="deck")
+DECK = KiwaraVariant(reinforcement="deck")
 SAMPLE = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
           "jackal", "ford"]
 
@@ -44,7 +44,7 @@ def test_greedy_uses_a_card_worth_more_than_keeping_it():
 
 
 def test_agents_play_whole_deck_games_and_use_cards():
-    variant = RuleVariant(reinforcement="deck", handicap=(2, 2))
+    variant = KiwaraVariant(reinforcement="deck", handicap=(2, 2))
     used = set()
     for seed in range(2):
         final, moves = play_match(new_game(CLASSIC, variant),
@@ -61,8 +61,8 @@ def test_greedy_plays_a_totem_card_only_when_it_helps(monkeypatch):
     # allowed was no better than the best one without it (the card's moves tied and, being
     # many, won the draw). Now a use must gain more on the board than the card is worth.
     from kiwara_designer.agents.greedy import _value
-    from kiwara_designer.engine import evaluation
-    variant = RuleVariant(reinforcement="deck", handicap=(1, 0))
+    from kiwara_designer.games.kiwara import evaluation
+    variant = KiwaraVariant(reinforcement="deck", handicap=(1, 0))
     greedy = make_agent("greedy")
     uses = []
     for seed in range(12):
@@ -87,7 +87,7 @@ def test_greedy_weighs_the_extra_turn_an_again_card_gives():
     # +stampede, then a placement, then the extra turn's placement: valued where the turn
     # passes, two placements beat one by more than the card is worth, so greedy plays it at
     # its first turn (valued one placement deep it gained nothing and lost the card's worth)
-    variant = RuleVariant(reinforcement="deck", handicap=(1, 0))
+    variant = KiwaraVariant(reinforcement="deck", handicap=(1, 0))
     greedy = make_agent("greedy")
     for seed in range(4):
         rest = [c for c in SAMPLE if c != "stampede"]

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kiwara_designer.agents import make_agent, play_match
-from kiwara_designer.engine.evaluation import FUTURE_POINTS_PER_CELL, evaluate
-from kiwara_designer.engine import builtin_variant_names, load_variant, new_game, setup_position
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara.evaluation import FUTURE_POINTS_PER_CELL, evaluate
+from kiwara_designer.games.kiwara import (builtin_variant_names, load_variant, new_game,
+                                          setup_position)
+from kiwara_designer.games.kiwara.formats import load_layout
 
 CLASSIC = load_layout("classic")
 SPECS = ["random", "greedy", "mcts:15", "mcts:8:greedy"]

@@ -6,8 +6,8 @@ import random
 
 
 from kiwara_designer.agents import make_agent, play_match
-from kiwara_designer.engine import GameRecord, new_game
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraRecord, new_game
+from kiwara_designer.games.kiwara.formats import load_layout
 
 
 def test_person_against_agent_lists_moves_rejects_bad_ones_and_quits(run):
@@ -37,7 +37,7 @@ def test_a_whole_game_typed_by_two_people_is_recorded_for_replay(run, tmp_path):
     result = run("play", "--first", "human", "--second", "human", "--record", path, input=typed)
     assert result.exit_code == 0, result.output
     assert "game over: " in result.output
-    record = GameRecord.load(str(path))
+    record = KiwaraRecord.load(str(path))
     assert list(record.moves) == [str(m) for m in moves]
     final = record.replay()
     data = json.loads(path.read_text())
@@ -88,8 +88,8 @@ def test_layout_from_stdin_is_refused_when_a_person_plays(run):
 
 
 def test_library_loop_passes_for_a_person_with_an_empty_hand():
-    from kiwara_designer.engine import setup_position
-    from kiwara_designer.play import Seat, play_game
+    from kiwara_designer.games.kiwara import setup_position
+    from kiwara_designer.games.kiwara.play import Seat, play_game
 
     # The first player holds nothing, the second one zebra: the person must pass, the agent then
     # places the last token and the game ends. Nothing needs to be typed.
@@ -117,7 +117,7 @@ def test_a_deck_game_deals_at_chance_and_shows_the_cards_each_player_holds(run, 
             "--seed", "5", "--record", record_path]
     result = run(*args)
     assert result.exit_code == 0, result.output
-    start = next(GameRecord.load(str(record_path)).states())     # the deal, replayed
+    start = next(KiwaraRecord.load(str(record_path)).states())     # the deal, replayed
     assert len(start.hand(0)) == 2 and len(start.hand(1)) == 1
     assert "game over: " in result.output
     first_board = result.output.split(" deals ")[0]
@@ -131,11 +131,11 @@ def test_a_deck_game_deals_at_chance_and_shows_the_cards_each_player_holds(run, 
 
 
 def test_replay_shows_the_cards_each_player_holds(run, tmp_path):
-    from kiwara_designer.engine import RuleVariant
-    variant = RuleVariant.from_toml(DECK_VARIANT, "deck.toml")
+    from kiwara_designer.games.kiwara import KiwaraVariant
+    variant = KiwaraVariant.from_toml(DECK_VARIANT, "deck.toml")
     order = ["drums", "okapi", "hunter", "waterhole", "storm", "stampede", "migration",
              "sunrise", "jackal", "ford"]
-    record = GameRecord.from_moves(load_layout("classic"), variant, ["T7"], deck=order)
+    record = KiwaraRecord.from_moves(load_layout("classic"), variant, ["T7"], deck=order)
     path = tmp_path / "game.json"
     path.write_text(record.to_json())
     result = run("replay", path)

@@ -78,7 +78,7 @@ def test_random_agent_is_uniform_and_seeded():
 
 
 def test_agents_refuse_a_finished_game():
-    from kiwara_designer.errors import KiwaraError
+    from kiwara_designer.core.errors import KiwaraError
     with pytest.raises(KiwaraError, match="over"):
         make_agent("random").choose(TakeAway(0), random.Random(0))
 
@@ -95,7 +95,7 @@ def test_mcts_draws_chance_with_its_probabilities():
 
 def test_mcts_refuses_hidden_information_and_names_ismcts():
     from kiwara_designer.agents import AgentSpecError
-    from kiwara_designer.errors import KiwaraError
+    from kiwara_designer.core.errors import KiwaraError
     from toy_games import KUHN, Kuhn
     with pytest.raises(AgentSpecError, match="use the ismcts agent instead"):
         make_agent("mcts:100", KUHN)
@@ -163,7 +163,7 @@ def test_play_match_draws_chance_with_its_own_generator():
 
 
 def test_no_agent_chooses_at_a_chance_node():
-    from kiwara_designer.errors import KiwaraError
+    from kiwara_designer.core.errors import KiwaraError
     from toy_games import Gamble
     for spec in ("random", "greedy", "mcts:10"):
         with pytest.raises(KiwaraError, match="chance node"):

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kiwara_designer.agents import (AgentSpecError, GreedyAgent, MctsAgent, RandomAgent,
-                                    make_agent)
-from kiwara_designer.errors import KiwaraError
+from kiwara_designer.agents import AgentSpecError, GreedyAgent, MctsAgent, RandomAgent, make_agent
+from kiwara_designer.core.errors import KiwaraError
 
 
 @pytest.mark.parametrize("spec, kind, iterations, seconds, playout", [

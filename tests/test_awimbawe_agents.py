@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from kiwara_designer.agents import GreedyAgent, make_agent, play_match
-from kiwara_designer.awimbawe import AwimbaweVariant, new_round, parse_card
-from kiwara_designer.awimbawe.greedy import AwimbaweGreedy
+from kiwara_designer.games.awimbawe import AwimbaweVariant, new_round, parse_card
+from kiwara_designer.games.awimbawe.greedy import AwimbaweGreedy
 from kiwara_designer.core.game import CHANCE, get_game, sample_chance
 
 GAME = get_game("awimbawe")
@@ -79,7 +79,7 @@ def test_agents_choose_alike_from_states_their_player_cannot_tell_apart():
 
 
 def test_match_value_at_a_rounds_end_takes_later_rounds_as_coin_flips():
-    from kiwara_designer.awimbawe.evaluation import match_win_chance
+    from kiwara_designer.games.awimbawe.evaluation import match_win_chance
     # by hand: one round needed each, a coin flip; one against two: 1 − ¼; two each: ½;
     # two against three: the 2nd win comes before the 3rd loss in 2, 3 or 4 rounds,
     # ¼ + 2/8 + 3/16 = 11/16

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.awimbawe import AwimbaweVariant
+from kiwara_designer.games.awimbawe import AwimbaweVariant
 from kiwara_designer.printing import A4, LETTER, PrintOptions, cairo_available
-from kiwara_designer.printing.awimbawe import card_sheet
+from kiwara_designer.games.awimbawe.printing import card_sheet
 
 sys.path.insert(0, str(Path(__file__).parent))
 from svg_support import find_class, line_coords, parse, size_mm  # noqa: E402

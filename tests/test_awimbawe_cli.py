@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from kiwara_designer.awimbawe import new_round, round_perft
+from kiwara_designer.games.awimbawe import new_round, round_perft
 from kiwara_designer.cli import main
 
 DECK = ("D4 G6 P5 D3 D2 E9 M3 P2 E10 E7 M2 E8 M4 P4 G1 D1 M5 P6 P1 D6 G4 M6 G3 G2 P3 M1 G5 "
@@ -104,7 +104,7 @@ def test_play_as_a_person_help_numbers_and_quit():
 
 
 def test_play_offers_only_the_agents_that_play_awimbawe():
-    from kiwara_designer.cli.awimbawe import play_cmd
+    from kiwara_designer.games.awimbawe.cli.play import play_cmd
     first = next(p for p in play_cmd.params if p.name == "first")
     assert first.help == ("Seat 0: human, random, greedy, ismcts:N, cheat-ismcts:N (N: iterations "
                           "per move, or seconds as in ismcts:2s); cheat-ismcts sees the hidden "

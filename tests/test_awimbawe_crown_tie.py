@@ -9,8 +9,8 @@ import random
 import pytest
 
 import awimbawe_reference as reference
-from kiwara_designer.awimbawe import NAMES, AwimbaweVariant, new_round
-from kiwara_designer.awimbawe.state import PLAYING, shuffled_deck
+from kiwara_designer.games.awimbawe import NAMES, AwimbaweVariant, new_round
+from kiwara_designer.games.awimbawe.state import PLAYING, shuffled_deck
 from kiwara_designer.core.variants import VariantError
 
 # One card each: player 0 holds the hyena G4, player 1 the eagle E7 (the rest is set aside).

@@ -8,14 +8,14 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiwara_designer.awimbawe.cards import NAMES, CardError, parse_card, parse_deck
-from kiwara_designer.awimbawe.moves import MOVES, IllegalMoveError, parse_move
-from kiwara_designer.awimbawe.record import (MatchRecord, RecordError, ReplayError, read_records,
-                                             replay_summary)
-from kiwara_designer.awimbawe.state import new_match, shuffled_deck
-from kiwara_designer.awimbawe.variant import AwimbaweVariant, builtin_variant_names
+from kiwara_designer.games.awimbawe.cards import NAMES, CardError, parse_card, parse_deck
+from kiwara_designer.games.awimbawe.moves import MOVES, IllegalMoveError, parse_move
+from kiwara_designer.games.awimbawe.record import (MatchRecord, RecordError, ReplayError,
+                                                   read_records, replay_summary)
+from kiwara_designer.games.awimbawe.state import new_match, shuffled_deck
+from kiwara_designer.games.awimbawe.variant import AwimbaweVariant, builtin_variant_names
 from kiwara_designer.core.game import CHANCE, sample_chance
-from kiwara_designer.engine.variant import VariantError
+from kiwara_designer.games.kiwara.variant import VariantError
 
 
 # -- variants ------------------------------------------------------------------------------------
@@ -24,7 +24,7 @@ def test_builtin_variants_and_classic_lists_every_parameter():
         set(builtin_variant_names())
     assert AwimbaweVariant.load("classic") == AwimbaweVariant()
     from importlib import resources
-    text = resources.files("kiwara_designer.awimbawe.variants").joinpath("classic.toml").read_text()
+    text = resources.files("kiwara_designer.games.awimbawe.variants").joinpath("classic.toml").read_text()
     for key in AwimbaweVariant().to_dict():
         assert f"\n{key} = " in "\n" + text, key
     gp = AwimbaweVariant.load("gamepark")

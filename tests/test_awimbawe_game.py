@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from kiwara_designer.awimbawe.state import DEALING, OVER, new_round, round_perft, shuffled_deck
+from kiwara_designer.games.awimbawe.state import (DEALING, OVER, new_round, round_perft,
+                                                  shuffled_deck)
 from kiwara_designer.core.game import CHANCE, TERMINAL, Game, State, get_game, perft, sample_chance
 
 GAME = get_game("awimbawe")
@@ -24,7 +25,7 @@ def test_registered_and_protocol_shaped():
 def test_the_deal_card_by_card_lays_out_the_deck():
     state = GAME.new_state()
     deck = shuffled_deck(random.Random(1))
-    from kiwara_designer.awimbawe.cards import NAMES
+    from kiwara_designer.games.awimbawe.cards import NAMES
     for k, card in enumerate(deck):
         assert len(state.chance_outcomes()) == 28 - k
         state = state.apply(f"deal:{NAMES[card]}")

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import random
 
-from kiwara_designer.awimbawe.cards import NAMES, SUIT_MASK
-from kiwara_designer.awimbawe.state import AwimbaweState, new_round
+from kiwara_designer.games.awimbawe.cards import NAMES, SUIT_MASK
+from kiwara_designer.games.awimbawe.state import AwimbaweState, new_round
 from kiwara_designer.core.game import CHANCE, sample_chance
 from awimbawe_positions import deal, position
 
 
 def swapped(state: AwimbaweState, a: str, b: str) -> AwimbaweState:
     """``state`` with two cards exchanged everywhere (deck, hands, piles)."""
-    from kiwara_designer.awimbawe.cards import parse_card
+    from kiwara_designer.games.awimbawe.cards import parse_card
     x, y = parse_card(a), parse_card(b)
     swap = {x: y, y: x}
     deck = [swap.get(c, c) for c in state.deck]
@@ -94,6 +94,6 @@ def test_determinize_respects_a_shown_void():
 
 
 def test_determinize_of_a_finished_or_undealt_match_is_itself():
-    from kiwara_designer.awimbawe.state import new_match
+    from kiwara_designer.games.awimbawe.state import new_match
     fresh = new_match()
     assert fresh.determinize(0, random.Random(1)) is fresh

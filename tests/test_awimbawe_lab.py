@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.awimbawe.metrics import METRICS, round_facts
-from kiwara_designer.awimbawe.state import RoundResult
-from kiwara_designer.awimbawe.variant import AwimbaweVariant
-from kiwara_designer.playtest import play_match
+from kiwara_designer.games.awimbawe.metrics import METRICS, round_facts
+from kiwara_designer.games.awimbawe.state import RoundResult
+from kiwara_designer.games.awimbawe.variant import AwimbaweVariant
+from kiwara_designer.lab import play_match
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -107,7 +107,7 @@ SWEEP = ("awimbawe", "sweep", "--set", "hyenas_to_lose=3,4", "--set", "eagle_may
 
 def test_sweep_plays_every_combination_once_and_ranks_them(run, tmp_path):
     from kiwara_designer.core.game import get_game
-    from kiwara_designer.playtest import Pairing, Store
+    from kiwara_designer.lab import Pairing, Store
     db = tmp_path / "awi.sqlite"
     first = run(*SWEEP, "--games", "4", "-j", "1", "--db", db)
     assert first.exit_code == 0, first.output
@@ -159,7 +159,7 @@ def test_a_bad_setting_is_a_one_line_error_naming_its_key(run, tmp_path, setting
 
 
 def test_variant_grid_varies_the_first_setting_slowest_from_the_base_variant():
-    from kiwara_designer.playtest.sweep import variant_grid
+    from kiwara_designer.lab.sweep import variant_grid
     base = AwimbaweVariant.load("gamepark")
     grid = variant_grid(base, {"hyenas_to_lose": [3, 4], "eagle_may_flee": [True, False]})
     assert [(v.hyenas_to_lose, v.eagle_may_flee) for v in grid] == [
@@ -178,7 +178,7 @@ KILLED_SWEEP = ("awimbawe", "sweep", "--set", "hyenas_to_lose=3,4", "--set",
 def test_a_sweep_killed_with_sigkill_resumes_to_exactly_every_match(tmp_path):
     from test_playtest_store import children_of, stored_games, wait_gone
     from kiwara_designer.core.game import get_game
-    from kiwara_designer.playtest import Pairing, Store
+    from kiwara_designer.lab import Pairing, Store
     db, total = tmp_path / "killed.sqlite", 4 * 150
     command = [sys.executable, "-m", "kiwara_designer.cli", *KILLED_SWEEP, "--db", str(db)]
     for kill_after, whole_group in ((20, False), (120, True)):

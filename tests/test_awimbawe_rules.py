@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiwara_designer.awimbawe.cards import BIT, parse_card
-from kiwara_designer.awimbawe.moves import IllegalMoveError
-from kiwara_designer.awimbawe.state import CHOOSING_LEADER, DEALING, OVER, PLAYING, TIED_LEAD
+from kiwara_designer.games.awimbawe.cards import BIT, parse_card
+from kiwara_designer.games.awimbawe.moves import IllegalMoveError
+from kiwara_designer.games.awimbawe.state import CHOOSING_LEADER, DEALING, OVER, PLAYING, TIED_LEAD
 from kiwara_designer.core.game import CHANCE
 from awimbawe_positions import cards, deal, legal, mask, position, record_legal
 
@@ -16,7 +16,7 @@ GAMEPARK = "gamepark"
 
 
 def won(state, seat) -> set[str]:
-    from kiwara_designer.awimbawe.cards import NAMES, cards_of
+    from kiwara_designer.games.awimbawe.cards import NAMES, cards_of
     return {NAMES[c] for c in cards_of(state.won[seat])}
 
 
@@ -380,7 +380,7 @@ def test_illegal_moves_say_why():
         state.apply("X9")
     with pytest.raises(IllegalMoveError, match="chance"):
         deal("", "", leader=0).apply("deal:G1")
-    from kiwara_designer.awimbawe.state import new_match
+    from kiwara_designer.games.awimbawe.state import new_match
     dealt_once = new_match().apply("deal:G1")
     with pytest.raises(IllegalMoveError, match="not one of this chance node's outcomes"):
         dealt_once.apply("deal:G1")

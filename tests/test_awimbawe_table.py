@@ -8,11 +8,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from kiwara_designer.awimbawe.cards import BIT, CARDS, KIND, NAMES, SNAKE
-from kiwara_designer.awimbawe.game import AWIMBAWE
-from kiwara_designer.awimbawe.information import round_events_seen, seen_cards
-from kiwara_designer.awimbawe.moves import MOVES, SNAKE_HAND, IllegalMoveError, parse_move
-from kiwara_designer.awimbawe.view import narrate
+from kiwara_designer.games.awimbawe.cards import BIT, CARDS, KIND, NAMES, SNAKE
+from kiwara_designer.games.awimbawe.game import AWIMBAWE
+from kiwara_designer.games.awimbawe.information import round_events_seen, seen_cards
+from kiwara_designer.games.awimbawe.moves import MOVES, SNAKE_HAND, IllegalMoveError, parse_move
+from kiwara_designer.games.awimbawe.view import narrate
 from kiwara_designer.cli import main
 from kiwara_designer.core.game import CHANCE, sample_chance
 

@@ -8,8 +8,8 @@ import random
 import pytest
 
 import awimbawe_reference as reference
-from kiwara_designer.awimbawe import NAMES, new_round, round_perft
-from kiwara_designer.awimbawe.state import DEALING, OVER, PLAYING, shuffled_deck
+from kiwara_designer.games.awimbawe import NAMES, new_round, round_perft
+from kiwara_designer.games.awimbawe.state import DEALING, OVER, PLAYING, shuffled_deck
 
 VARIANTS = {"classic": {}, "gamepark": {"cheetah_may_pass": False, "snake_hidden_tops": True}}
 

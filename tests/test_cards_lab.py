@@ -1,4 +1,4 @@
-"""The deck's lab questions (kiwara_designer.playtest.cards and `kiwara cards`), with cheap agents."""
+"""The deck's lab questions (kiwara_designer.games.kiwara.deck_lab and `kiwara cards`), with cheap agents."""
 from __future__ import annotations
 
 import json
@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.engine import RuleVariant
-from kiwara_designer.formats import load_layout
-from kiwara_designer.playtest.cards import (card_values, deck_versus_okapi, fairness,
-                                            handicap_calibration)
-from kiwara_designer.playtest.matches import PlaytestError
+from kiwara_designer.games.kiwara import KiwaraVariant
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.deck_lab import (card_values, deck_versus_okapi, fairness,
+                                                   handicap_calibration)
+from kiwara_designer.lab.matches import PlaytestError
 
 CLASSIC = [load_layout("classic")]
 
@@ -55,7 +55,7 @@ def test_handicap_levels_and_their_seats():
 def test_deck_versus_okapi_plays_the_same_seeds_under_both():
     okapi, deck = deck_versus_okapi(CLASSIC, ("random", "random"), games=10, seed=4)
     assert okapi == fairness(CLASSIC, ("random", "random"), games=10, seed=4,
-                             variant=RuleVariant(name="classic (okapi)"))
+                             variant=KiwaraVariant(name="classic (okapi)"))
     assert okapi.draws.value == 0          # the classic totals are always odd
     assert 0 <= deck.first_score.value <= 1 and deck.margin.n == 10
 

@@ -110,9 +110,9 @@ def test_validate_streams_inputs_larger_than_a_chunk(run, tmp_path, monkeypatch)
     # line numbers stay those of the whole input. The chunk is made 60 kB instead of 1 MB so
     # that 1,700 layouts (not 17,000, validated three times over) cross it; they are the
     # built-in free-play layouts over and over (the generator's tables take seconds to build).
-    from kiwara_designer import formats
-    from kiwara_designer.formats import builtin_names, format_block, load_layout
-    from kiwara_designer.geometry import Grid
+    from kiwara_designer.games.kiwara import formats
+    from kiwara_designer.games.kiwara.formats import builtin_names, format_block, load_layout
+    from kiwara_designer.games.kiwara.geometry import Grid
     monkeypatch.setattr(formats, "MAX_INPUT_BYTES", 60_000)
     builtins = [bytes(load_layout(name).assignment) for name in builtin_names()]
     block = b"".join(builtins[i % len(builtins)] for i in range(1_700))

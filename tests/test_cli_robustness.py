@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.engine import GameRecord, RuleVariant
-from kiwara_designer.errors import KiwaraError
-from kiwara_designer.formats import load_layout, parse_layouts
+from kiwara_designer.games.kiwara import KiwaraRecord, KiwaraVariant
+from kiwara_designer.core.errors import KiwaraError
+from kiwara_designer.games.kiwara.formats import load_layout, parse_layouts
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
@@ -37,8 +37,8 @@ def test_huge_totem_step_is_refused_not_a_hang(run, tmp_path):
     assert_one_line_error(run("perft", "1", "--variant", path), "far.toml", "totem_max_step",
                           "1000000000000000000000")
     with pytest.raises(KiwaraError, match="totem_min_step"):
-        RuleVariant(totem_min_step=10**6, totem_max_step=10**6)
-    assert RuleVariant(totem_min_step=22, totem_max_step=40).totem_max_step == 40
+        KiwaraVariant(totem_min_step=10**6, totem_max_step=10**6)
+    assert KiwaraVariant(totem_min_step=22, totem_max_step=40).totem_max_step == 40
 
 
 @pytest.mark.parametrize("data, words", [
@@ -93,10 +93,10 @@ def test_record_with_bad_layout_rows_names_the_file_once(run, tmp_path):
 # -- lab ------------------------------------------------------------------------------------------
 def test_rank_shows_a_layout_without_games(run, tmp_path):
     # a sweep stopped between registering a layout and storing its first game leaves one
-    from kiwara_designer.playtest import Pairing, open_store
+    from kiwara_designer.lab import Pairing, open_store
     db = tmp_path / "r.sqlite"
     with open_store(str(db)) as store:
-        exp = store.experiment(load_layout("classic").canonical(), RuleVariant(),
+        exp = store.experiment(load_layout("classic").canonical(), KiwaraVariant(),
                                Pairing.parse("random"))
         store.register(exp)
         store.refresh_summaries()
@@ -246,7 +246,7 @@ def test_paper_too_small_to_tile_says_what_to_change(run, tmp_path):
 
 def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(run, tmp_path):
     # a/board.txt's records used to be overwritten by b/board.txt's: board-game00000.json
-    from kiwara_designer.formats import builtin_text
+    from kiwara_designer.games.kiwara.formats import builtin_text
     for folder, name in (("a", "classic"), ("b", "president")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "board.txt").write_text(builtin_text(name))
@@ -255,8 +255,8 @@ def test_playtest_records_of_layouts_with_the_same_file_name_are_all_kept(run, t
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "recs").iterdir())
     assert names == ["board-2-game00000.json", "board-game00000.json"]
-    first = GameRecord.load(str(tmp_path / "recs" / "board-game00000.json"))
-    second = GameRecord.load(str(tmp_path / "recs" / "board-2-game00000.json"))
+    first = KiwaraRecord.load(str(tmp_path / "recs" / "board-game00000.json"))
+    second = KiwaraRecord.load(str(tmp_path / "recs" / "board-2-game00000.json"))
     assert first.layout.rows == load_layout("classic").rows
     assert second.layout.rows == load_layout("president").rows
 
@@ -272,7 +272,7 @@ def test_play_record_in_a_missing_directory_is_refused_before_the_game(run, tmp_
 
 def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playing(run, 
         tmp_path, monkeypatch):
-    import kiwara_designer.playtest as lab
+    import kiwara_designer.lab as lab
     (tmp_path / "file").write_text("not a directory")
 
     def never(*args, **kwargs):
@@ -303,7 +303,7 @@ def test_closed_stdout_is_like_a_closed_pipe():
 
 def test_disk_full_during_a_sweep_is_one_line(run, tmp_path, monkeypatch):
     import sqlite3
-    from kiwara_designer.playtest.store import Store
+    from kiwara_designer.lab.store import Store
 
     def full(self, *args, **kwargs):
         error = sqlite3.OperationalError("database or disk is full")

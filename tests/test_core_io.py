@@ -9,11 +9,11 @@ import pytest
 
 from kiwara_designer.core.io import (InputError, is_builtin_name, make_folder, read_text,
                                      source_label, write_text)
-from kiwara_designer.engine import GameRecord, load_variant
-from kiwara_designer.engine.record import RecordError
-from kiwara_designer.engine.variant import VariantError
-from kiwara_designer.errors import KiwaraError
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraRecord, load_variant
+from kiwara_designer.games.kiwara.record import RecordError
+from kiwara_designer.games.kiwara.variant import VariantError
+from kiwara_designer.core.errors import KiwaraError
+from kiwara_designer.games.kiwara.formats import load_layout
 
 
 class FakeStdin:
@@ -57,7 +57,7 @@ def test_layouts_variants_and_records_share_the_checks(tmp_path):
     binary = tmp_path / "binary"
     binary.write_bytes(b"A\0")
     for load, error in ((load_layout, InputError), (load_variant, VariantError),
-                        (GameRecord.load, RecordError)):
+                        (KiwaraRecord.load, RecordError)):
         with pytest.raises(error) as caught:
             load(str(binary))
         assert isinstance(caught.value, KiwaraError)
@@ -82,15 +82,15 @@ def test_make_folder(tmp_path):
 
 
 def test_record_save_and_load_round_trip_through_a_file_and_stdout(tmp_path, capsys, monkeypatch):
-    record = GameRecord.from_moves(load_layout("classic"), None, ["T7"], players=["a", "b"])
+    record = KiwaraRecord.from_moves(load_layout("classic"), None, ["T7"], players=["a", "b"])
     path = tmp_path / "game.json"
     record.save(str(path))
-    assert GameRecord.load(str(path)) == record
+    assert KiwaraRecord.load(str(path)) == record
     record.save("-")
     printed = capsys.readouterr().out
     assert printed == path.read_text(encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", FakeStdin(printed.encode()))
-    assert GameRecord.load("-").extra == {"players": ["a", "b"]}
+    assert KiwaraRecord.load("-").extra == {"players": ["a", "b"]}
 
 
 def test_a_file_named_like_a_built_in_is_read_instead(tmp_path, monkeypatch):

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer.awimbawe.record import MatchRecord, RoundEntry, read_records
-from kiwara_designer.awimbawe.state import new_match
-from kiwara_designer.awimbawe.variant import AwimbaweVariant
+from kiwara_designer.games.awimbawe.record import MatchRecord, RoundEntry, read_records
+from kiwara_designer.games.awimbawe.state import new_match
+from kiwara_designer.games.awimbawe.variant import AwimbaweVariant
 from kiwara_designer.core.game import CHANCE, sample_chance
 from kiwara_designer.core.records import RecordError
-from kiwara_designer.engine import GameRecord, RuleVariant, new_game
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraRecord, KiwaraVariant, new_game
+from kiwara_designer.games.kiwara.formats import load_layout
 from test_awimbawe_information import play_random
 
 CLASSIC = load_layout("classic")
@@ -24,7 +24,7 @@ DECK = "G1 G2 G3 G4 G5 G6 D1 D2 D3 D4 D5 D6 M1 M2 M3 M4 M5 M6 P1 P2 P3 P4 P5 P6 
 
 
 def test_kiwara_record_bytes():
-    record = GameRecord.from_moves(CLASSIC, RuleVariant(name="short", totem_max_step=2),
+    record = KiwaraRecord.from_moves(CLASSIC, KiwaraVariant(name="short", totem_max_step=2),
                                    ["T7", "Gb2>8"], players=["random", "greedy"], seed=3)
     assert record.to_json() == (
         '{\n "layout": "classic",\n "variant": {\n  "name": "short",\n  "totem_max_step": 2\n'
@@ -33,7 +33,7 @@ def test_kiwara_record_bytes():
 
 
 def test_kiwara_deck_record_bytes():
-    record = GameRecord.from_moves(CLASSIC, RuleVariant(reinforcement="deck"), ["T7"],
+    record = KiwaraRecord.from_moves(CLASSIC, KiwaraVariant(reinforcement="deck"), ["T7"],
                                    deck=["ford", "okapi"])
     assert json.loads(record.to_json()) == {"layout": "classic", "variant": {
         "name": "classic", "reinforcement": "deck"}, "deck": ["ford", "okapi"], "moves": ["T7"]}
@@ -58,15 +58,15 @@ def test_awimbawe_record_bytes_as_the_rules_write_them():
        st.integers(0, 40))
 def test_kiwara_records_round_trip_exactly(seed, variant_name, length):
     rng = random.Random(seed)
-    variant = None if variant_name is None else RuleVariant.load(variant_name)
+    variant = None if variant_name is None else KiwaraVariant.load(variant_name)
     state, moves = new_game(CLASSIC, variant), []
     while not state.is_terminal() and len(moves) < length:
         move = rng.choice(state.legal_moves())
         moves.append(str(move))
         state = state.apply(move)
-    record = GameRecord.from_moves(CLASSIC, variant, moves, seed=seed, players=["a", "b"])
+    record = KiwaraRecord.from_moves(CLASSIC, variant, moves, seed=seed, players=["a", "b"])
     text = record.to_json()
-    again = GameRecord.from_json(text)
+    again = KiwaraRecord.from_json(text)
     assert again == record and again.to_json() == text and again.extra == record.extra
     assert again.replay() == state
 
@@ -86,7 +86,7 @@ def test_awimbawe_unfinished_records_round_trip_exactly(seed, length):
 
 
 @pytest.mark.parametrize("load,obj,message", [
-    (GameRecord.from_dict, {"game": "awimbawe", "layout": "classic", "moves": []},
+    (KiwaraRecord.from_dict, {"game": "awimbawe", "layout": "classic", "moves": []},
      '"game" must be "kiwara", got "awimbawe" (text)'),
     (MatchRecord.from_dict, {"game": "kiwara", "rounds": []},
      '"game" must be "awimbawe", got "kiwara" (text)'),
@@ -95,13 +95,13 @@ def test_awimbawe_unfinished_records_round_trip_exactly(seed, length):
      '"seed" must be a whole number, got "7" (text)'),
     (MatchRecord.from_dict, {"game": "awimbawe", "rounds": [], "players": ["x"]},
      '"players" must be a list of the two players\' names'),
-    (GameRecord.from_dict, {"layout": "classic", "moves": [], "version": 2},
+    (KiwaraRecord.from_dict, {"layout": "classic", "moves": [], "version": 2},
      '"version" must be 1'),
     (MatchRecord.from_dict, [], "a match record is a JSON object with game, variant and rounds"),
-    (GameRecord.from_dict, [], "a game record is a JSON object with layout, variant and moves"),
+    (KiwaraRecord.from_dict, [], "a game record is a JSON object with layout, variant and moves"),
     (MatchRecord.from_dict, {"game": "awimbawe", "rounds": [], "variant": "nope"},
      "no built-in variant 'nope'"),
-    (GameRecord.from_dict, {"layout": "classic", "moves": [], "variant": {"lion_pts": 1}},
+    (KiwaraRecord.from_dict, {"layout": "classic", "moves": [], "variant": {"lion_pts": 1}},
      "unknown key 'lion_pts'"),
 ])
 def test_envelope_errors_are_one_line_naming_the_source(load, obj, message):
@@ -113,7 +113,7 @@ def test_envelope_errors_are_one_line_naming_the_source(load, obj, message):
 
 def test_a_kiwara_record_may_say_its_game_and_keeps_it():
     text = '{"game": "kiwara", "layout": "classic", "variant": "classic", "moves": ["T7"]}'
-    record = GameRecord.from_json(text)
+    record = KiwaraRecord.from_json(text)
     assert json.loads(record.to_json()) == json.loads(text)
 
 

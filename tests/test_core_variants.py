@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer.awimbawe.variant import AwimbaweVariant
+from kiwara_designer.games.awimbawe.variant import AwimbaweVariant
 from kiwara_designer.core.variants import Variant, VariantError, param
-from kiwara_designer.engine.variant import RuleVariant
+from kiwara_designer.games.kiwara.variant import KiwaraVariant
 
-GAMES = (RuleVariant, AwimbaweVariant)
+GAMES = (KiwaraVariant, AwimbaweVariant)
 
 
 def _values(p):
@@ -70,8 +70,8 @@ def test_every_parameter_refuses_a_wrong_type_in_one_line(cls):
 
 
 @pytest.mark.parametrize("cls,text,key,reason", [
-    (RuleVariant, "handicap = [1, 0]", "handicap", 'needs reinforcement = "deck"'),
-    (RuleVariant, "totem_min_step = 3\ntotem_max_step = 2", "totem_min_step", "larger than"),
+    (KiwaraVariant, "handicap = [1, 0]", "handicap", 'needs reinforcement = "deck"'),
+    (KiwaraVariant, "totem_min_step = 3\ntotem_max_step = 2", "totem_min_step", "larger than"),
     (AwimbaweVariant, "piles = 7\nhand_size = 1", "hand_size", "the deck has 28"),
     (AwimbaweVariant, "piles = 0\nhand_size = 0", "hand_size", "nobody has a card"),
 ])
@@ -83,9 +83,9 @@ def test_rules_joining_parameters_name_a_key(cls, text, key, reason):
 
 def test_choices_are_strict_about_type():
     with pytest.raises(VariantError, match='must be 0, 1 or "chain", got 1.0'):
-        RuleVariant.from_toml("crocodile_swaps = 1.0")
+        KiwaraVariant.from_toml("crocodile_swaps = 1.0")
     with pytest.raises(VariantError, match="must be 0, 1"):
-        RuleVariant(crocodile_swaps=True)
+        KiwaraVariant(crocodile_swaps=True)
 
 
 def test_awimbawe_values_are_described_as_the_file_spells_them():
@@ -113,7 +113,7 @@ def test_every_parameter_is_in_the_commented_classic_file(cls):
 def test_a_new_game_declares_its_parameters_only():
     @dataclass(frozen=True)
     class Toy(Variant):
-        BUILTIN_PACKAGE = "kiwara_designer.variants"
+        BUILTIN_PACKAGE = "kiwara_designer.games.kiwara.variants"
         name: str = param("classic", "name", compare=False)
         seeds: int = param(4, "seeds per pit", low=1, high=12)
         sowing: str = param("anticlockwise", "direction", choices=("clockwise", "anticlockwise"))

@@ -18,13 +18,13 @@ import random
 import pytest
 
 from kiwara_designer.core.game import CHANCE, sample_chance
-from kiwara_designer.engine import (PASS, GameRecord, IllegalMoveError, Move, PositionError,
-                                    RecordError, RuleVariant, VariantError, new_game, perft,
-                                    setup_position)
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import (PASS, KiwaraRecord, IllegalMoveError, Move, PositionError,
+                                          RecordError, KiwaraVariant, VariantError, new_game, perft,
+                                          setup_position)
+from kiwara_designer.games.kiwara.formats import load_layout
 
 CLASSIC = load_layout("classic")
-DECK = RuleVariant(reinforcement="deck")
+DECK = KiwaraVariant(reinforcement="deck")
 SAMPLE = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
           "jackal", "ford"]
 
@@ -52,12 +52,12 @@ def test_okapi_game_has_no_cards():
     assert state.hand(0) == () and state.deck_size() == 0 and state.deck_order() is None
     illegal(state.play("T3"), "+drums:4", "no reinforcement cards")
     with pytest.raises(PositionError, match="no deck"):
-        new_game(CLASSIC, RuleVariant(), deck=SAMPLE)
+        new_game(CLASSIC, KiwaraVariant(), deck=SAMPLE)
 
 
 def test_passive_handicap_cards_leave_perft_unchanged():
     # okapi and waterhole on top: both players hold only points cards, which are never used.
-    state = new_game(CLASSIC, RuleVariant(reinforcement="deck", handicap=(1, 1)), deck=SAMPLE)
+    state = new_game(CLASSIC, KiwaraVariant(reinforcement="deck", handicap=(1, 1)), deck=SAMPLE)
     assert (state.hand(0), state.hand(1)) == (("okapi",), ("waterhole",))
     assert [perft(state, d) for d in (1, 2, 3)] == [22, 1800, 146058]
 
@@ -81,7 +81,7 @@ def test_a_tied_deck_game_is_a_draw():
     # makes up exactly the difference, so the totals tie.
     bonus = first - second - (5 if okapi == 0 else -5)
     tokens = {CLASSIC.grid.cell_name(c): _text(t) for c, t in enumerate(final.tokens())}
-    variant = RuleVariant(reinforcement="deck",
+    variant = KiwaraVariant(reinforcement="deck",
                           deck=[{"name": "gift", "effect": "points", "value": abs(bonus)}])
     tied = setup_position(CLASSIC, variant, tokens=tokens, totem=final.totem, okapi=okapi,
                           hands=(["gift"], []) if bonus < 0 else ([], ["gift"]))
@@ -117,7 +117,7 @@ def test_totem_card_moves_the_totem_then_the_turn_goes_on_from_there():
 def test_card_names_make_moves_distinct_and_identical_cards_are_one_move():
     state = position(hands=(["drums", "storm"], []), totem=0)
     assert "+drums:14" in card_moves(state) and "+storm:14" in card_moves(state)
-    twin = RuleVariant(reinforcement="deck", deck=[{"name": "drums", "effect": "totem"}] * 2)
+    twin = KiwaraVariant(reinforcement="deck", deck=[{"name": "drums", "effect": "totem"}] * 2)
     state = position(hands=(["drums", "drums"], []), totem=0, variant=twin)
     assert card_moves(state) == [f"+drums:{q}" for q in range(1, 22)]
     assert state.play("+drums:5").hand(0) == ("drums",)
@@ -234,7 +234,7 @@ def test_swap_landing_next_to_a_lion_turns_face_down_and_a_moved_lion_scares_nob
 
 # -- when cards may be used -----------------------------------------------------------------------
 def test_no_card_in_the_opening_nor_on_a_pass_turn():
-    state = new_game(CLASSIC, RuleVariant(reinforcement="deck", handicap=(1, 0)),
+    state = new_game(CLASSIC, KiwaraVariant(reinforcement="deck", handicap=(1, 0)),
                      deck=["drums"] + SAMPLE[:2] + SAMPLE[3:])
     assert state.hand(0) == ("drums",) and card_moves(state) == []
     illegal(state, "+drums:3", "not in the opening")
@@ -245,7 +245,7 @@ def test_no_card_in_the_opening_nor_on_a_pass_turn():
 
 
 def test_handicap_cards_are_dealt_first_player_first_and_usable_at_once():
-    variant = RuleVariant(reinforcement="deck", handicap=(2, 1))
+    variant = KiwaraVariant(reinforcement="deck", handicap=(2, 1))
     order = ["jackal", "drums", "storm"] + [c for c in SAMPLE if c not in ("jackal", "drums", "storm")]
     state = new_game(CLASSIC, variant, deck=order)
     assert (state.hand(0), state.hand(1)) == (("drums", "jackal"), ("storm",))
@@ -255,7 +255,7 @@ def test_handicap_cards_are_dealt_first_player_first_and_usable_at_once():
 
 
 def test_handicap_deal_and_draw_are_chance_nodes_when_the_order_is_unknown():
-    variant = RuleVariant(reinforcement="deck", handicap=(1, 1))
+    variant = KiwaraVariant(reinforcement="deck", handicap=(1, 1))
     state = new_game(CLASSIC, variant)
     assert state.current_player() == CHANCE and not state.is_terminal()
     outcomes = state.chance_outcomes()
@@ -323,7 +323,7 @@ def test_information_state_hides_the_deck_order_only():
 # -- notation and records -------------------------------------------------------------------------
 def test_every_legal_move_round_trips_and_apply_accepts_exactly_them():
     rng = random.Random(11)
-    variant = RuleVariant(reinforcement="deck", handicap=(2, 2))
+    variant = KiwaraVariant(reinforcement="deck", handicap=(2, 2))
     uses = set()
     for game in range(12):
         state = new_game(CLASSIC, variant, deck=rng.sample(SAMPLE, 10))
@@ -344,7 +344,7 @@ def test_every_legal_move_round_trips_and_apply_accepts_exactly_them():
 
 
 def test_record_stores_the_deck_and_replays_exactly():
-    variant = RuleVariant(reinforcement="deck", handicap=(1, 2), name="handicapped")
+    variant = KiwaraVariant(reinforcement="deck", handicap=(1, 2), name="handicapped")
     rng = random.Random(2)
     state, moves = new_game(CLASSIC, variant), []
     while not state.is_terminal():
@@ -354,20 +354,20 @@ def test_record_stores_the_deck_and_replays_exactly():
         state = state.apply(move)
     draws = [m.card for m in moves if m.draw]
     assert len(draws) == 4
-    record = GameRecord.from_moves(CLASSIC, variant, moves, seed=2)
+    record = KiwaraRecord.from_moves(CLASSIC, variant, moves, seed=2)
     assert record.deck[:4] == tuple(draws) and sorted(record.deck) == sorted(SAMPLE)
     assert not any(text.startswith("draw:") for text in record.moves)
-    again = GameRecord.from_json(record.to_json())
+    again = KiwaraRecord.from_json(record.to_json())
     assert again.to_dict()["deck"] == list(record.deck) and again == record
     final = again.replay()
     assert final.scoring() == state.scoring() and final.hand(0) == state.hand(0)
     # the same game from the chance moves themselves, without "deck"
-    chance = GameRecord(CLASSIC, variant, tuple(map(str, moves)))
+    chance = KiwaraRecord(CLASSIC, variant, tuple(map(str, moves)))
     assert chance.replay().scoring() == state.scoring()
 
 
 def test_okapi_records_are_unchanged():
-    record = GameRecord.from_moves(CLASSIC, None, ["T7", "Gb2>8"])
+    record = KiwaraRecord.from_moves(CLASSIC, None, ["T7", "Gb2>8"])
     assert record.to_dict() == {"layout": "classic", "variant": "classic", "moves": ["T7", "Gb2>8"]}
 
 
@@ -382,7 +382,7 @@ def test_bad_deck_orders_in_records(deck, words):
     text = ('{"layout": "classic", "variant": {"reinforcement": "deck"}, "deck": ' + deck +
             ', "moves": []}')
     with pytest.raises(RecordError) as info:
-        GameRecord.from_json(text, "r.json")
+        KiwaraRecord.from_json(text, "r.json")
     for word in words:
         assert word in str(info.value)
 
@@ -412,7 +412,7 @@ def test_deck_file_errors_name_the_file_and_the_card(tmp_path, toml, words):
     path = tmp_path / "mydeck.toml"
     path.write_text(toml)
     with pytest.raises(VariantError) as info:
-        RuleVariant.load(str(path))
+        KiwaraVariant.load(str(path))
     message = str(info.value)
     assert message.startswith(str(path)) and "\n" not in message
     for word in words:
@@ -420,15 +420,15 @@ def test_deck_file_errors_name_the_file_and_the_card(tmp_path, toml, words):
 
 
 def test_a_deck_variant_round_trips_through_toml_and_json():
-    variant = RuleVariant(name="mine", reinforcement="deck", handicap=(0, 2),
+    variant = KiwaraVariant(name="mine", reinforcement="deck", handicap=(0, 2),
                           deck=[{"name": "gold", "effect": "points", "value": 4},
                                 {"name": "wind", "effect": "totem"},
                                 {"name": "owl", "effect": "swap"}])
-    assert RuleVariant.from_toml(variant.to_toml()) == variant
+    assert KiwaraVariant.from_toml(variant.to_toml()) == variant
     table = variant.to_dict(only_changes=True)
     assert table["deck"][0] == {"name": "gold", "effect": "points", "value": 4}
-    assert RuleVariant.from_dict(table) == variant
-    assert len({variant, RuleVariant.from_dict(table)}) == 1
+    assert KiwaraVariant.from_dict(table) == variant
+    assert len({variant, KiwaraVariant.from_dict(table)}) == 1
 
 
 # -- perft ----------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine_layouts import random_free_play_layout
-from kiwara_designer.engine import RuleVariant, new_game, perft_divide
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraVariant, new_game, perft_divide
+from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_reference import Reference
 
 SAMPLE = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
@@ -17,7 +17,7 @@ SAMPLE = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunr
 
 
 def both(layout, order, handicap, **rules):
-    variant = RuleVariant(reinforcement="deck", handicap=handicap, **rules)
+    variant = KiwaraVariant(reinforcement="deck", handicap=handicap, **rules)
     ref_rules = {"crocodile_swaps": rules["crocodile_swaps"]} if "crocodile_swaps" in rules else {}
     ref = Reference(layout.rows, reinforcement="deck", deck=list(order), handicap=handicap,
                     **ref_rules)

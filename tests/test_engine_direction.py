@@ -8,11 +8,12 @@ import random
 import pytest
 
 from engine_layouts import random_free_play_layout
-from kiwara_designer.engine import Move, RuleVariant, VariantError, new_game, perft, perft_divide
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import (Move, KiwaraVariant, VariantError, new_game, perft,
+                                          perft_divide)
+from kiwara_designer.games.kiwara.formats import load_layout
 
-CLOCKWISE = RuleVariant()
-ANTICLOCKWISE = RuleVariant(totem_direction="anticlockwise")
+CLOCKWISE = KiwaraVariant()
+ANTICLOCKWISE = KiwaraVariant(totem_direction="anticlockwise")
 
 
 def _symmetry(layout, name):
@@ -57,7 +58,7 @@ def _check_images(layout, variant, image_variant, name, seed, games=8):
 @pytest.mark.parametrize("direction", ["clockwise", "anticlockwise"])
 def test_mirror_under_the_other_direction_has_the_same_perft_3(direction):
     classic = load_layout("classic")
-    variant = RuleVariant(totem_direction=direction)
+    variant = KiwaraVariant(totem_direction=direction)
     other = ANTICLOCKWISE if direction == "clockwise" else CLOCKWISE
     symmetry = _symmetry(classic, "left-right mirror")
     stones = _stone_map(classic.grid, "left-right mirror")
@@ -94,7 +95,7 @@ def test_mirror_under_the_same_direction_is_another_game():
 
 
 def test_anticlockwise_forced_jump_searches_anticlockwise():
-    from kiwara_designer.engine import setup_position
+    from kiwara_designer.games.kiwara import setup_position
     # Columns b, c, d full: from stone 4 (column e) the steps 3, 2, 1 face full columns, so the
     # totem jumps on anticlockwise to 0 (column a); clockwise it would step to 5, 6, 7.
     first = iter(["Z"] * 5 + ["G"] * 3)
@@ -113,6 +114,6 @@ def test_anticlockwise_forced_jump_searches_anticlockwise():
 
 def test_totem_direction_is_validated():
     with pytest.raises(VariantError, match="totem_direction"):
-        RuleVariant(totem_direction="widdershins")
-    assert RuleVariant.from_toml('totem_direction = "anticlockwise"').totem_direction == \
+        KiwaraVariant(totem_direction="widdershins")
+    assert KiwaraVariant.from_toml('totem_direction = "anticlockwise"').totem_direction == \
         "anticlockwise"

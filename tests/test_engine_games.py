@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine_layouts import random_free_play_layout
-from kiwara_designer.engine import KINDS, PASS, IllegalMoveError, Move, RuleVariant, new_game
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KINDS, PASS, IllegalMoveError, Move, KiwaraVariant, new_game
+from kiwara_designer.games.kiwara.formats import load_layout
 
 
 def independent_totals(state):
@@ -61,7 +61,7 @@ def check_invariants(state):
 token_counts = st.tuples(st.integers(0, 6), st.integers(0, 7), st.integers(0, 2),
                          st.integers(0, 2), st.integers(0, 3)).filter(lambda t: sum(t) > 0)
 variants = st.builds(
-    lambda tokens, **rest: RuleVariant(**dict(zip(
+    lambda tokens, **rest: KiwaraVariant(**dict(zip(
         ("zebra_tokens", "gazelle_tokens", "elephant_tokens", "lion_tokens", "crocodile_tokens"),
         tokens)), **rest),
     token_counts,
@@ -153,7 +153,7 @@ def candidate_moves(state, rng):
 @pytest.mark.parametrize("mode", [0, 1, "chain"])
 def test_apply_accepts_exactly_the_legal_moves(mode):
     rng = random.Random(17)
-    variant = RuleVariant(crocodile_swaps=mode)
+    variant = KiwaraVariant(crocodile_swaps=mode)
     for game in range(6):
         layout = random_free_play_layout(rng) if game % 2 else load_layout("classic")
         state = new_game(layout, variant)
@@ -171,7 +171,7 @@ def test_apply_accepts_exactly_the_legal_moves(mode):
 
 def test_states_pickle_small_and_equal():
     import pickle
-    state = new_game(load_layout("president"), RuleVariant(name="v", crocodile_swaps=1))
+    state = new_game(load_layout("president"), KiwaraVariant(name="v", crocodile_swaps=1))
     rng = random.Random(3)
     for _ in range(12):
         state = state.apply(rng.choice(state.legal_moves()))

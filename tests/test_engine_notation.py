@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer.engine import (PASS, GameRecord, IllegalMoveError, Move, NotationError,
-                                    RecordError, ReplayError, RuleVariant, new_game)
-from kiwara_designer.formats import load_layout
-from kiwara_designer.geometry import Grid
+from kiwara_designer.games.kiwara import (PASS, KiwaraRecord, IllegalMoveError, Move, NotationError,
+                                          RecordError, ReplayError, KiwaraVariant, new_game)
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.geometry import Grid
 
 CLASSIC = load_layout("classic")
 GRID = CLASSIC.grid
@@ -94,11 +94,11 @@ def test_legal_moves_round_trip_in_real_games():
 
 def test_record_round_trip_and_replay():
     final, moves = play_random_game(4)
-    record = GameRecord.from_moves(CLASSIC, None, moves, players=["random", "random"], seed=4)
+    record = KiwaraRecord.from_moves(CLASSIC, None, moves, players=["random", "random"], seed=4)
     data = json.loads(record.to_json())
     assert data["layout"] == "classic" and data["variant"] == "classic"
     assert data["moves"][0].startswith("T") and data["seed"] == 4
-    again = GameRecord.from_json(record.to_json())
+    again = KiwaraRecord.from_json(record.to_json())
     assert again == record and again.extra["players"] == ["random", "random"]
     assert again.replay() == final
     assert again.replay().scoring() == final.scoring()
@@ -106,13 +106,13 @@ def test_record_round_trip_and_replay():
 
 def test_record_with_rows_and_variant_table():
     layout = load_layout("president").transformed(load_layout("president").grid.symmetries[1])
-    variant = RuleVariant(name="mine", crocodile_swaps=1, gazelle_points=3)
+    variant = KiwaraVariant(name="mine", crocodile_swaps=1, gazelle_points=3)
     final, moves = play_random_game(5, layout, variant)
-    record = GameRecord.from_moves(layout, variant, moves)
+    record = KiwaraRecord.from_moves(layout, variant, moves)
     data = json.loads(record.to_json())
     assert data["layout"] == list(layout.rows)
     assert data["variant"] == {"name": "mine", "crocodile_swaps": 1, "gazelle_points": 3}
-    assert GameRecord.from_json(record.to_json()).replay() == final
+    assert KiwaraRecord.from_json(record.to_json()).replay() == final
 
 
 def test_doctored_record_is_rejected_with_index_move_and_reason():
@@ -120,10 +120,10 @@ def test_doctored_record_is_rejected_with_index_move_and_reason():
     texts = [str(m) for m in moves]
     texts[5] = texts[5].split(">")[0] + ">0" if not texts[5].endswith(">0") else texts[5][:-1] + "1"
     with pytest.raises(ReplayError) as info:
-        GameRecord(CLASSIC, RuleVariant(), tuple(texts)).replay()
+        KiwaraRecord(CLASSIC, KiwaraVariant(), tuple(texts)).replay()
     assert info.value.index == 5 and info.value.move == texts[5]
     assert "totem" in info.value.reason
-    extra = GameRecord(CLASSIC, RuleVariant(), tuple(str(m) for m in moves) + ("pass",))
+    extra = KiwaraRecord(CLASSIC, KiwaraVariant(), tuple(str(m) for m in moves) + ("pass",))
     with pytest.raises(ReplayError, match="game is over"):
         extra.replay()
 
@@ -137,7 +137,7 @@ def test_doctored_record_is_rejected_with_index_move_and_reason():
 ])
 def test_malformed_records(text, reason):
     with pytest.raises(RecordError, match=reason):
-        GameRecord.from_json(text, "game.json")
+        KiwaraRecord.from_json(text, "game.json")
 
 
 # -- command line ---------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_cli_perft(run):
 def test_cli_replay(run, tmp_path):
     final, moves = play_random_game(7)
     path = tmp_path / "game.json"
-    GameRecord.from_moves(CLASSIC, None, moves).save(str(path))
+    KiwaraRecord.from_moves(CLASSIC, None, moves).save(str(path))
     shown = run("replay", str(path), "--no-colour")
     assert shown.exit_code == 0
     assert "final score: first" in shown.output and " a   b   c" in shown.output

@@ -7,15 +7,15 @@ import random
 import pytest
 
 from engine_layouts import hand_layout, random_free_play_layout
-from kiwara_designer.engine import RuleVariant, new_game, perft, perft_divide
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraVariant, new_game, perft, perft_divide
+from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_reference import Reference
 
 MODES = (0, 1, "chain")
 
 
 def both(layout, mode):
-    return (new_game(layout, RuleVariant(crocodile_swaps=mode)),
+    return (new_game(layout, KiwaraVariant(crocodile_swaps=mode)),
             Reference(layout.rows, crocodile_swaps=mode))
 
 
@@ -108,9 +108,9 @@ SMALL_TOKENS = {"Z": 2, "G": 3, "E": 0, "L": 1, "C": 2}
     (["AB", "AB", "CB", "CC", "DD"], (1, 2)),  # 2 x 5
 ])
 def test_other_board_sizes_and_token_counts_agree(rows, steps):
-    from kiwara_designer.layout import Layout
+    from kiwara_designer.games.kiwara.layout import Layout
     layout = Layout.from_rows(rows)
-    variant = RuleVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
+    variant = KiwaraVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
                           crocodile_tokens=2, totem_min_step=steps[0], totem_max_step=steps[1])
     ref = Reference(rows, tokens=SMALL_TOKENS, steps=tuple(range(steps[0], steps[1] + 1)))
     assert perft(new_game(layout, variant), 3) == ref.perft(ref.start(), 3)
@@ -125,9 +125,9 @@ def test_other_board_sizes_and_token_counts_agree(rows, steps):
 
 
 def test_anticlockwise_totem_agrees_with_the_reference():
-    from kiwara_designer.layout import Layout
+    from kiwara_designer.games.kiwara.layout import Layout
     rows = ["AAB", "ACB", "CCB"]
-    variant = RuleVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
+    variant = KiwaraVariant(zebra_tokens=2, gazelle_tokens=3, elephant_tokens=0, lion_tokens=1,
                           crocodile_tokens=2, totem_direction="anticlockwise")
     ref = Reference(rows, tokens=SMALL_TOKENS, totem_direction="anticlockwise")
     state = new_game(Layout.from_rows(rows), variant)

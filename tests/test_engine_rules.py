@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from kiwara_designer.engine import (PASS, IllegalMoveError, Move, RuleVariant, new_game,
-                                    setup_position)
-from kiwara_designer.engine.state import PositionError
-from kiwara_designer.formats import load_layout
-from kiwara_designer.layout import Layout
+from kiwara_designer.games.kiwara import (PASS, IllegalMoveError, Move, KiwaraVariant, new_game,
+                                          setup_position)
+from kiwara_designer.games.kiwara.state import PositionError
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.layout import Layout
 
 CLASSIC = load_layout("classic")
 
@@ -39,7 +39,7 @@ def test_opening_then_second_player_places():
     # Row 2 (right of it), six cells, five kinds, three steps: 8, 9, 10.
     assert len(state.legal_moves()) == 6 * 5 * 3
     assert "Za2>8" in moves_text(state) and "Za2>11" not in moves_text(state)
-    first_places = new_game(CLASSIC, RuleVariant(first_placer="first")).play("T7")
+    first_places = new_game(CLASSIC, KiwaraVariant(first_placer="first")).play("T7")
     assert first_places.current_player() == 0
 
 
@@ -64,10 +64,10 @@ def test_lion_makes_gazelles_of_both_colours_flee_and_flips_zebras():
 
 def test_lion_effects_can_be_switched_off():
     tokens = {"c2": "G", "c4": "Z"}
-    variant = RuleVariant(lion_gazelles_flee=False, lion_flips_zebras=False)
+    variant = KiwaraVariant(lion_gazelles_flee=False, lion_flips_zebras=False)
     after = setup_position(CLASSIC, variant, tokens=tokens, totem=2, to_move=1).play("lc3>3")
     assert cell(after, "c2") == (0, "G", True) and cell(after, "c4") == (0, "Z", True)
-    blocked = RuleVariant(lion_blocked_by_rivers=True)
+    blocked = KiwaraVariant(lion_blocked_by_rivers=True)
     # c3 is in B; c2 is in B too (flees), c4 is in B (flips), b3 is in A (shielded by the river).
     after = setup_position(CLASSIC, blocked, tokens={"c2": "G", "b3": "g", "c4": "Z"},
                            totem=2, to_move=1).play("lc3>3")
@@ -85,7 +85,7 @@ def test_zebra_and_gazelle_placed_next_to_a_lion_go_face_down():
     assert cell(away, "c5") == (0, "Z", True)
     elephant = state.play("Ec2>3")
     assert cell(elephant, "c2") == (0, "E", True)           # elephants are not affected
-    plain = setup_position(CLASSIC, RuleVariant(face_down_next_to_lion=False),
+    plain = setup_position(CLASSIC, KiwaraVariant(face_down_next_to_lion=False),
                            tokens={"c3": "l"}, totem=2, to_move=0)
     assert cell(plain.play("Zc2>3"), "c2") == (0, "Z", True)
 
@@ -106,18 +106,18 @@ def test_crocodile_chain_with_optional_stops_and_gazelle_landing_next_to_a_lion(
     assert cell(chain, "c1") == (0, "C", True)
     assert cell(chain, "b1") == (0, "G", True)       # not next to a lion: keeps its face
     assert cell(chain, "a1") == (1, "G", False)
-    one = setup_position(CLASSIC, RuleVariant(crocodile_swaps=1), tokens=tokens, totem=0)
+    one = setup_position(CLASSIC, KiwaraVariant(crocodile_swaps=1), tokens=tokens, totem=0)
     assert [t for t in moves_text(one) if t.startswith("Ca1")][-1] == "Ca1xb1>3"
     with pytest.raises(IllegalMoveError, match="at most 1"):
         one.play("Ca1xb1xc1>2")
-    never = setup_position(CLASSIC, RuleVariant(crocodile_swaps=0), tokens=tokens, totem=0)
+    never = setup_position(CLASSIC, KiwaraVariant(crocodile_swaps=0), tokens=tokens, totem=0)
     assert [t for t in moves_text(never) if t.startswith("Ca1")] == ["Ca1>1", "Ca1>2", "Ca1>3"]
 
 
 def test_crocodile_never_swaps_twice_with_the_same_gazelle():
     # Four territories around a 2 x 2 board: every edge is a river.
     square = Layout.from_rows(["AB", "CD"])
-    variant = RuleVariant(zebra_tokens=0, gazelle_tokens=2, elephant_tokens=0, lion_tokens=0,
+    variant = KiwaraVariant(zebra_tokens=0, gazelle_tokens=2, elephant_tokens=0, lion_tokens=0,
                           crocodile_tokens=1)
     state = setup_position(square, variant, tokens={"b1": "G", "b2": "g", "a2": "G"},
                            totem=0, to_move=0, okapi=1)   # position 0 faces column a
@@ -139,7 +139,7 @@ def test_crocodile_swaps_only_across_a_river():
                            totem=1, to_move=0)
     crocodile = {t for t in moves_text(state) if t.startswith("Cb2")}
     assert crocodile == {"Cb2>2", "Cb2>3", "Cb2>4", "Cb2xa2>2", "Cb2xa2>3", "Cb2xa2>4"}
-    anywhere = setup_position(CLASSIC, RuleVariant(crocodile_swap_needs_river=False),
+    anywhere = setup_position(CLASSIC, KiwaraVariant(crocodile_swap_needs_river=False),
                               tokens={"c2": "g", "a2": "G", "a1": "z", "a3": "z"}, totem=1)
     assert "Cb2xc2>2" in moves_text(anywhere)
 
@@ -162,7 +162,7 @@ def test_lion_gives_back_gazelles_so_the_other_player_passes():
     # Last tokens: the first player's lion makes the second player's gazelle flee; the first
     # player's reserve is then empty, the second player replays the gazelle, first passes, ...
     rows = {"a1": "Z", "b1": "z", "c1": "Z", "d1": "z", "e1": "Z", "f1": "z"}
-    variant = RuleVariant(zebra_tokens=3, gazelle_tokens=1, elephant_tokens=0, lion_tokens=1,
+    variant = KiwaraVariant(zebra_tokens=3, gazelle_tokens=1, elephant_tokens=0, lion_tokens=1,
                           crocodile_tokens=0)
     state = setup_position(CLASSIC, variant, tokens={**rows, "a3": "g", "b3": "G"}, totem=0,
                            to_move=0, reserves=({"L": 1}, {"L": 1}))
@@ -184,7 +184,7 @@ def test_forced_totem_jump():
         for col in "abcdef":
             if col + row != "f1":
                 tokens[col + row] = next(fill)
-    variant = RuleVariant(zebra_tokens=9, gazelle_tokens=9)
+    variant = KiwaraVariant(zebra_tokens=9, gazelle_tokens=9)
     state = setup_position(CLASSIC, variant, tokens=tokens, totem=5, to_move=0, okapi=0)
     assert moves_text(state)[:1] == ["Zf1>9"]
     assert {t.split(">")[1] for t in moves_text(state) if t.startswith("Zf1")} == {"9"}
@@ -204,7 +204,7 @@ def test_forced_jump_goes_further_clockwise_and_wraps():
         for col in "abcdef":
             if col + row not in ("a5", "b5"):
                 tokens[col + row] = next(fill)
-    variant = RuleVariant(zebra_tokens=9, gazelle_tokens=9)
+    variant = KiwaraVariant(zebra_tokens=9, gazelle_tokens=9)
     # Totem at 17 (left of row 5). Placing on b5 leaves a5: steps 18-20 (rows 4-2) are full,
     # the first position further clockwise with room is 0 (column a from above).
     state = setup_position(CLASSIC, variant, tokens=tokens, totem=17, to_move=0, okapi=0)
@@ -257,7 +257,7 @@ def test_tied_territory_scores_for_nobody_or_both():
     nobody = setup_position(CLASSIC, tokens=tokens, totem=0).scoring()
     d = next(t for t in nobody.territories if t.name == "D")
     assert d.controller is None and nobody.totals == (0, 0) and nobody.winner is None
-    both = setup_position(CLASSIC, RuleVariant(territory_tie="both"), tokens=tokens,
+    both = setup_position(CLASSIC, KiwaraVariant(territory_tie="both"), tokens=tokens,
                           totem=0).scoring()
     assert both.totals == (12, 12)
 
@@ -281,7 +281,7 @@ def test_last_placement_has_no_totem_move():
     board = {f"{c}{r}": ("Z" if (i % 2) else "z") for i, (c, r) in
              enumerate((c, r) for r in "12345" for c in "abcdef")}
     del board["f5"]
-    variant = RuleVariant(zebra_tokens=15, gazelle_tokens=0, elephant_tokens=0, lion_tokens=0,
+    variant = KiwaraVariant(zebra_tokens=15, gazelle_tokens=0, elephant_tokens=0, lion_tokens=0,
                           crocodile_tokens=0)
     state = setup_position(CLASSIC, variant, tokens=board, totem=5, to_move=0, okapi=0)
     # Position 5 faces column f: only f5 is empty; this placement fills the board.
@@ -304,5 +304,5 @@ def test_names_of_territories_and_variants_are_kept():
     assert renamed == CLASSIC
     new_game(CLASSIC)
     assert new_game(renamed).scoring().territories[0].name == "Q"
-    new_game(CLASSIC, RuleVariant(name="one"))
-    assert new_game(CLASSIC, RuleVariant(name="two")).variant.name == "two"
+    new_game(CLASSIC, KiwaraVariant(name="one"))
+    assert new_game(CLASSIC, KiwaraVariant(name="two")).variant.name == "two"

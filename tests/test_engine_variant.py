@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from kiwara_designer.engine import RuleVariant, VariantError, builtin_variant_names, load_variant
+from kiwara_designer.games.kiwara import (KiwaraVariant, VariantError, builtin_variant_names,
+                                          load_variant)
 
 
 def test_defaults_are_the_rules_reference():
-    v = RuleVariant()
+    v = KiwaraVariant()
     assert v.tokens == (5, 6, 1, 1, 2) and v.points == (6, 2, 5, 1, 0)
     assert (v.totem_min_step, v.totem_max_step, v.crocodile_swaps) == (1, 3, "chain")
     assert (v.okapi_points, v.territory_tie, v.first_placer) == (5, "nobody", "second")
@@ -17,22 +18,22 @@ def test_defaults_are_the_rules_reference():
 
 def test_builtin_variants():
     assert {"classic", "no_crocodile_swaps", "totem_1_2", "gazelles_3"} <= set(builtin_variant_names())
-    assert RuleVariant.load("classic") == RuleVariant()
-    assert RuleVariant.load("no_crocodile_swaps").crocodile_swaps == 0
-    assert RuleVariant.load("totem_1_2").totem_max_step == 2
-    assert RuleVariant.load("gazelles_3").gazelle_points == 3
-    assert RuleVariant.load("gazelles_3").name == "gazelles_3"
-    assert load_variant(None) == RuleVariant()
+    assert KiwaraVariant.load("classic") == KiwaraVariant()
+    assert KiwaraVariant.load("no_crocodile_swaps").crocodile_swaps == 0
+    assert KiwaraVariant.load("totem_1_2").totem_max_step == 2
+    assert KiwaraVariant.load("gazelles_3").gazelle_points == 3
+    assert KiwaraVariant.load("gazelles_3").name == "gazelles_3"
+    assert load_variant(None) == KiwaraVariant()
 
 
 def test_file_only_lists_changes_and_round_trips(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text("crocodile_swaps = 1\nlion_points = 2\n")
-    v = RuleVariant.load(str(path))
+    v = KiwaraVariant.load(str(path))
     assert v.name == "mine" and v.crocodile_swaps == 1 and v.lion_points == 2
     assert v.to_dict(only_changes=True) == {"crocodile_swaps": 1, "lion_points": 2}
-    assert RuleVariant.from_toml(v.to_toml()) == v
-    assert RuleVariant.from_dict(v.to_dict()) == v
+    assert KiwaraVariant.from_toml(v.to_toml()) == v
+    assert KiwaraVariant.from_dict(v.to_dict()) == v
     assert v.to_dict()["name"] == "mine"
 
 
@@ -53,7 +54,7 @@ def test_bad_files_say_file_key_and_reason(tmp_path, text, words):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(VariantError) as info:
-        RuleVariant.load(str(path))
+        KiwaraVariant.load(str(path))
     message = str(info.value)
     assert "\n" not in message
     for word in words:
@@ -62,12 +63,12 @@ def test_bad_files_say_file_key_and_reason(tmp_path, text, words):
 
 def test_missing_variant_lists_the_builtins():
     with pytest.raises(VariantError, match="no_crocodile_swaps"):
-        RuleVariant.load("no-such-variant")
+        KiwaraVariant.load("no-such-variant")
 
 
 def test_variants_are_values():
-    assert RuleVariant(name="x") == RuleVariant()
-    assert hash(RuleVariant(name="x")) == hash(RuleVariant())
-    assert RuleVariant(crocodile_swaps=0) != RuleVariant()
+    assert KiwaraVariant(name="x") == KiwaraVariant()
+    assert hash(KiwaraVariant(name="x")) == hash(KiwaraVariant())
+    assert KiwaraVariant(crocodile_swaps=0) != KiwaraVariant()
     with pytest.raises(Exception):
-        RuleVariant().zebra_points = 3
+        KiwaraVariant().zebra_points = 3

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from kiwara_designer import FREE_PLAY, Layout, validate
+from kiwara_designer.games.kiwara import FREE_PLAY, Layout, validate
 from svg_support import NS, find_class, length_mm, parse
 
 try:
@@ -28,7 +28,7 @@ def quick_generator(monkeypatch):
     about the command, so they draw by seed from three known layouts, honouring --mix."""
     import random
 
-    import kiwara_designer.generator as generator
+    import kiwara_designer.games.kiwara.generator as generator
 
     def sample_layouts(n, seed, *, mix=None, **_):
         boards = [Layout.from_rows(rows) for rows in STUB_BOARDS]
@@ -200,7 +200,7 @@ def test_generate_errors(run, quick_generator, args, message, tmp_path, monkeypa
     (["--cell-mm", "0"], "cell size must be"),
 ])
 def test_generate_refuses_bad_print_options_before_drawing(run, args, message, tmp_path, monkeypatch):
-    import kiwara_designer.cli.printing as cli
+    import kiwara_designer.games.kiwara.cli.printing as cli
 
     def no_drawing(*_):
         raise AssertionError("a board was drawn before the options were checked")

@@ -9,8 +9,10 @@ import sys
 
 import pytest
 
-from kiwara_designer import load_layout
-from kiwara_designer.printing import LETTER, PrintError, PrintOptions, print_set, render_pdf, render_png, write_pages
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.printing import (LETTER, PrintError, PrintOptions, render_pdf, render_png,
+                                      write_pages)
+from kiwara_designer.games.kiwara.printing import print_set
 from kiwara_designer.printing.render import output_format
 
 try:

@@ -12,7 +12,7 @@ import pytest
 
 from kiwara_designer.core.game import (CHANCE, TERMINAL, GameNotFoundError, game_names, get_game,
                                        perft, sample_chance)
-from kiwara_designer.errors import KiwaraError
+from kiwara_designer.core.errors import KiwaraError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import SMALL, TOY_GAME  # noqa: E402
@@ -27,8 +27,8 @@ class KiwaraDeck(type(get_game("kiwara"))):
     chance = True
 
     def default_variant(self):
-        from kiwara_designer.engine import RuleVariant
-        return RuleVariant(reinforcement="deck", handicap=(1, 1))
+        from kiwara_designer.games.kiwara import KiwaraVariant
+        return KiwaraVariant(reinforcement="deck", handicap=(1, 1))
 
 
 GAMES = [get_game(name) for name in game_names()] + [KiwaraDeck(), TAKE_AWAY, KUHN, GAMBLE,
@@ -231,7 +231,7 @@ def test_a_setup_key_stands_for_the_setup_it_keys(game):
 
 
 def test_kiwara_keys_a_layout_up_to_the_half_turn_only():
-    from kiwara_designer.formats import load_layout
+    from kiwara_designer.games.kiwara.formats import load_layout
     kiwara, board = get_game("kiwara"), load_layout("president")
     turns = {s.name: board.transformed(s) for s in board.grid.symmetries}
     assert kiwara.setup_key(turns["half-turn"]) == kiwara.setup_key(board)
@@ -240,7 +240,7 @@ def test_kiwara_keys_a_layout_up_to_the_half_turn_only():
 
 
 def test_awimbawe_keys_matches_dealt_from_their_seed_or_a_given_deck():
-    from kiwara_designer.awimbawe.state import Deal
+    from kiwara_designer.games.awimbawe.state import Deal
     awimbawe = get_game("awimbawe")
     assert awimbawe.setup_key(None) == "deals" and awimbawe.setup_from_key("deals") is None
     deck = ("D4 G6 P5 D3 D2 E9 M3 P2 E10 E7 M2 E8 M4 P4 G1 D1 M5 P6 P1 D6 G4 M6 G3 G2 P3 M1 "

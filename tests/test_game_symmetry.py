@@ -8,12 +8,12 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from engine_layouts import random_free_play_layout
-from kiwara_designer.formats import load_layout
-from kiwara_designer.generator import iter_layouts, sample_layouts
-from kiwara_designer.geometry import Grid
-from kiwara_designer.layout import Layout
-from kiwara_designer.playtest import Pairing, Store, run_sweep
-from kiwara_designer.playtest.sweep import _games
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.generator import iter_layouts, sample_layouts
+from kiwara_designer.games.kiwara.geometry import Grid
+from kiwara_designer.games.kiwara.layout import Layout
+from kiwara_designer.lab import Pairing, Store, run_sweep
+from kiwara_designer.lab.sweep import _games
 
 
 def symmetry(layout, name):

@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import generator_brute as brute
-from kiwara_designer import Grid, KiwaraError, Layout, Ruleset, validate
-from kiwara_designer.generator import (Filters, GeneratorError, Pattern, count_by_mix,
-                                       count_layouts, fixed_point_counts, iter_layouts,
-                                       sample_layouts, territory_span)
+from kiwara_designer.games.kiwara import Grid, Layout, Ruleset, validate
+from kiwara_designer import KiwaraError
+from kiwara_designer.games.kiwara.generator import (Filters, GeneratorError, Pattern, count_by_mix,
+                                                    count_layouts, fixed_point_counts, iter_layouts,
+                                                    sample_layouts, territory_span)
 
 # (width, height, territories, sizes): small enough for the brute force, varied in shape
 CASES = [
@@ -253,7 +254,7 @@ def test_canonical_listing_of_a_full_size_mix_matches_burnside():
 @pytest.mark.parametrize("width,height,k,sizes", [CASES[0], CASES[6], CASES[9]])
 def test_fixed_layouts_unrank_one_to_one(width, height, k, sizes):
     # class sampling draws (symmetry, fixed layout) pairs by unranking fixed layouts
-    from kiwara_designer.generator import Problem, _fixed_point_counters
+    from kiwara_designer.games.kiwara.generator import Problem, _fixed_point_counters
     problem = Problem.make(Grid(width, height), k, sizes)
     found = brute_layouts(width, height, k, sizes)
     for name, counter in _fixed_point_counters(problem).items():
@@ -269,8 +270,8 @@ def test_tables_and_walks_leave_nothing_for_the_collector_to_track():
     # the table (and what walks cache) is made of ints, dicts of ints and tuples of ints, which
     # the collector stops tracking: a full collection never has to look through a big table
     import gc
-    from kiwara_designer.generator import Problem
-    from kiwara_designer.generator._frontier import Frontier
+    from kiwara_designer.games.kiwara.generator import Problem
+    from kiwara_designer.games.kiwara.generator._frontier import Frontier
 
     problem = Problem.make(Grid(5, 4), 4, (3, 5, 7))
     gc.collect()
@@ -304,7 +305,7 @@ def test_canonical_listing_of_any_small_problem_is_one_per_brute_force_class(wid
 def test_parts_walk_the_whole_table_in_order():
     # a listing is cut into parts (paths through the first two lines); walked one after the
     # other they give every completion once, in the order of one walk of the whole
-    from kiwara_designer.generator import Problem, _source
+    from kiwara_designer.games.kiwara.generator import Problem, _source
     problem = Problem.make(Grid(6, 4), 4, (5, 6, 7))
     frontier = _source(problem).frontier
     for mix in problem.mixes:
@@ -320,7 +321,7 @@ def test_parts_walk_the_whole_table_in_order():
                                                (False, Filters(max_span=4)),
                                                (True, Filters(min_rivers=12))])
 def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters, monkeypatch):
-    import kiwara_designer.generator as generator
+    import kiwara_designer.games.kiwara.generator as generator
     monkeypatch.setattr(generator, "BLOCK", 1000)     # plain listings: many ranges per mix
     grid, sizes = Grid(4, 5), (4, 5, 6)      # 2,373 to 9,459 layouts: several blocks each
     alone = list(iter_layouts(grid, 4, sizes, canonical=canonical, filters=filters))
@@ -337,7 +338,7 @@ def test_the_number_of_workers_changes_nothing_but_speed(canonical, filters, mon
 def test_unranking_gives_the_walk_in_order():
     # sampling and resuming jump to an index by counts; the index-th layout must be the
     # index-th of the walk
-    from kiwara_designer.generator import Problem, _source
+    from kiwara_designer.games.kiwara.generator import Problem, _source
     problem = Problem.make(Grid(6, 4), 4, (5, 6, 7))
     frontier = _source(problem).frontier
     for mix in problem.mixes:
@@ -354,7 +355,7 @@ def test_unranking_gives_the_walk_in_order():
 def test_a_table_too_large_is_refused_not_a_hang(monkeypatch):
     # a budget on the counting table's entries turns an endless count into a clear error
     import importlib
-    frontier_module = importlib.import_module("kiwara_designer.generator._frontier")
+    frontier_module = importlib.import_module("kiwara_designer.games.kiwara.generator._frontier")
     monkeypatch.setattr(frontier_module, "MAX_TABLE_ENTRIES", 500)
     # the cap while building, behind the estimate up front (tests/test_hardening.py)
     monkeypatch.setattr(frontier_module.Frontier, "estimated_entries", lambda *a, **k: 0)

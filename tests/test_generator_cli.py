@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.formats import parse_layouts
+from kiwara_designer.games.kiwara.formats import parse_layouts
 
 KIWARA = [sys.executable, "-m", "kiwara_designer.cli"]
 SMALL = ["--width", "4", "--height", "4", "--territories", "4", "--sizes", "3,4,5"]

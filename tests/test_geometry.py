@@ -1,7 +1,7 @@
 """Board geometry, checked against the rules reference by hand."""
 import pytest
 
-from kiwara_designer.geometry import GeometryError, Grid
+from kiwara_designer.games.kiwara.geometry import GeometryError, Grid
 
 GRID = Grid()
 

@@ -11,19 +11,20 @@ import sys
 import pytest
 
 from kiwara_designer.agents import AgentSpecError, make_agent
-from kiwara_designer.engine import (GameRecord, Move, NotationError, RecordError, ReplayError,
-                                    RuleVariant, new_game)
-from kiwara_designer.engine.variant import VariantError
-from kiwara_designer.errors import KiwaraError
-from kiwara_designer.formats import InputError, load_layout, parse_json, stream_layouts
-from kiwara_designer.generator import GeneratorError, count_layouts, iter_layouts, sample_layouts
-from kiwara_designer.generator.filters import Pattern
-from kiwara_designer.geometry import Grid
-from kiwara_designer.numbers import parse_whole, plural
+from kiwara_designer.games.kiwara import (KiwaraRecord, Move, NotationError, RecordError, ReplayError,
+                                          KiwaraVariant, new_game)
+from kiwara_designer.games.kiwara.variant import VariantError
+from kiwara_designer.core.errors import KiwaraError
+from kiwara_designer.games.kiwara.formats import InputError, load_layout, parse_json, stream_layouts
+from kiwara_designer.games.kiwara.generator import (GeneratorError, count_layouts, iter_layouts,
+                                                    sample_layouts)
+from kiwara_designer.games.kiwara.generator.filters import Pattern
+from kiwara_designer.games.kiwara.geometry import Grid
+from kiwara_designer.core.numbers import parse_whole, plural
 
 GRID = Grid()
 NINES = "9" * 4301            # one digit more than Python's int() takes from text
-frontier_module = importlib.import_module("kiwara_designer.generator._frontier")
+frontier_module = importlib.import_module("kiwara_designer.games.kiwara.generator._frontier")
 
 
 # -- 1. numbers are parsed by pattern and range ------------------------------------------------
@@ -36,15 +37,16 @@ def test_move_with_a_huge_or_foreign_number_is_a_notation_error(text):
 
 
 def test_record_with_a_huge_number_in_a_move_is_an_illegal_move():
-    record = GameRecord.from_dict({"layout": "classic", "moves": ["T7", f"Gb2>{NINES}"]})
+    record = KiwaraRecord.from_dict({"layout": "classic", "moves": ["T7", f"Gb2>{NINES}"]})
     with pytest.raises(ReplayError, match="move 2") as caught:
         record.replay()
     assert len(str(caught.value)) < 200          # the move is quoted short, not 4,301 digits
 
 
 def test_awimbawe_record_with_a_huge_move_quotes_it_short():
-    from kiwara_designer.awimbawe.cards import NAMES
-    from kiwara_designer.awimbawe.record import MatchRecord, ReplayError as AwimbaweReplayError
+    from kiwara_designer.games.awimbawe.cards import NAMES
+    from kiwara_designer.games.awimbawe.record import (MatchRecord,
+                                                       ReplayError as AwimbaweReplayError)
     record = MatchRecord.from_dict({"game": "awimbawe", "rounds": [
         {"deck": " ".join(NAMES), "moves": [f"G{NINES}"]}]})
     with pytest.raises(AwimbaweReplayError, match="round 1, move 1") as caught:
@@ -62,9 +64,9 @@ def test_json_and_toml_with_a_huge_number_are_input_errors():
     entries = parse_json('{"rows": ["AB"]}\n{"width": ' + NINES + "}", "f.jsonl")
     assert str(entries[-1].error).startswith("f.jsonl:2:11: invalid JSON: a number of 4,301 digits")
     with pytest.raises(RecordError, match="r.json:1:31: invalid JSON: a number of 4,301"):
-        GameRecord.from_json('{"layout": "classic", "seed": ' + NINES + "}", "r.json")
+        KiwaraRecord.from_json('{"layout": "classic", "seed": ' + NINES + "}", "r.json")
     with pytest.raises(VariantError, match="v.toml: invalid TOML: a number of more than"):
-        RuleVariant.from_toml(f"zebra_tokens = {NINES}", "v.toml")
+        KiwaraVariant.from_toml(f"zebra_tokens = {NINES}", "v.toml")
 
 
 def test_parse_whole_takes_ascii_digits_in_range_only():
@@ -117,7 +119,7 @@ def test_board_too_large_to_count_is_refused_before_building_the_table(monkeypat
                                           (Grid(6, 4), 4, (3, 5, 7, 9)), (Grid(4, 4), 4, (3, 4, 5)),
                                           (Grid(7, 4), 4, (7,))])
 def test_table_estimate_errs_low(grid, k, sizes):
-    from kiwara_designer.generator.problem import Problem
+    from kiwara_designer.games.kiwara.generator.problem import Problem
     problem = Problem.make(grid, k, sizes)
     frontier = frontier_module.Frontier(grid.width, grid.height, problem.sizes, problem.unit,
                                         problem.valid_codes)
@@ -139,7 +141,7 @@ def test_inadmissible_mix_is_refused_before_counting(monkeypatch, call):
 
 # -- 6. a precision that would need too many games is refused up front ------------------------
 def test_precision_needing_more_games_than_allowed_is_refused_before_playing(monkeypatch):
-    from kiwara_designer.playtest import matches
+    from kiwara_designer.lab import matches
     monkeypatch.setattr(matches, "play_match", _no_table)
     with pytest.raises(KiwaraError, match=r"±0.001 may need 979,573 games .* ask for ±0.007"):
         matches.play_to_precision(load_layout("classic"), half_width=0.001)
@@ -158,13 +160,13 @@ def _finished_record() -> dict:
 
 def test_stored_result_is_checked_against_the_moves():
     obj = _finished_record()
-    record = GameRecord.from_dict(obj)
+    record = KiwaraRecord.from_dict(obj)
     assert record.result_difference(record.replay()) is None
-    claimed = GameRecord.from_dict({**obj, "result": {"scores": [99, 0], "winner": 0}})
+    claimed = KiwaraRecord.from_dict({**obj, "result": {"scores": [99, 0], "winner": 0}})
     difference = claimed.result_difference(claimed.replay())
     assert difference.startswith("the record's result (99-0, first player wins) differs from "
                                  "what its moves give (")
-    cut = GameRecord.from_dict({**obj, "moves": obj["moves"][:5]})
+    cut = KiwaraRecord.from_dict({**obj, "moves": obj["moves"][:5]})
     assert "the game is not over after its 5 moves" in cut.result_difference(cut.replay())
 
 
@@ -179,12 +181,12 @@ def test_stored_result_is_checked_against_the_moves():
 ])
 def test_malformed_known_record_fields_are_refused(key, value, words):
     with pytest.raises(RecordError) as caught:
-        GameRecord.from_dict({"layout": "classic", "moves": [], key: value}, "r.json")
+        KiwaraRecord.from_dict({"layout": "classic", "moves": [], key: value}, "r.json")
     assert str(caught.value).startswith("r.json: " + words)
 
 
 def test_unknown_record_fields_are_kept():
-    record = GameRecord.from_dict({"layout": "classic", "moves": [], "note": [1, "x"]})
+    record = KiwaraRecord.from_dict({"layout": "classic", "moves": [], "note": [1, "x"]})
     assert record.to_dict()["note"] == [1, "x"]
 
 
@@ -201,10 +203,10 @@ def test_byte_order_mark_is_accepted_by_every_reader(tmp_path):
     assert load_layout(str(as_json)) == load_layout("classic")
     variant = tmp_path / "v.toml"
     variant.write_text(BOM + "crocodile_swaps = 0\n", "utf-8")
-    assert RuleVariant.load(str(variant)).crocodile_swaps == 0
+    assert KiwaraVariant.load(str(variant)).crocodile_swaps == 0
     record = tmp_path / "r.json"
     record.write_text(BOM + '{"layout": "classic", "moves": ["T7"]}', "utf-8")
-    assert GameRecord.load(str(record)).moves == ("T7",)
+    assert KiwaraRecord.load(str(record)).moves == ("T7",)
     pattern = tmp_path / "p.txt"
     pattern.write_text(BOM + "AB\n", "utf-8")
     assert Pattern.load(str(pattern)).rows == ("AB",)
@@ -236,14 +238,15 @@ def test_each_bad_item_of_a_json_list_is_named():
 ])
 def test_variant_type_errors_spell_values_as_the_file_does(line, words):
     with pytest.raises(VariantError) as caught:
-        RuleVariant.from_toml(line, "v.toml")
+        KiwaraVariant.from_toml(line, "v.toml")
     assert str(caught.value).endswith(words)
 
 
 # -- 16. the same PDF, byte for byte -----------------------------------------------------------
 def test_pdf_carries_a_fixed_creation_date():
     pytest.importorskip("cairosvg")
-    from kiwara_designer.printing import PrintOptions, print_set
+    from kiwara_designer.printing import PrintOptions
+    from kiwara_designer.games.kiwara.printing import print_set
     from kiwara_designer.printing.render import render_pdf
     pdf = render_pdf(print_set(load_layout("classic"), PrintOptions()))
     # cairo's own Info and the update that gives its date the D: prefix: the same day in both
@@ -266,7 +269,7 @@ def test_missing_totem_move_is_worded_plainly():
 
 
 def test_legal_move_list_agrees_in_number():
-    from kiwara_designer.game_view import list_moves
+    from kiwara_designer.games.kiwara.view import list_moves
     one = type("OneMove", (), {"legal_moves": lambda self: [Move.parse("T7", GRID)]})()
     assert list_moves(one) == "1 legal move: T7"
 
@@ -336,7 +339,7 @@ def test_list_filters_no_layout_passes_are_refused_up_front(monkeypatch, args, w
 
 def test_filter_bounds_hold_for_every_layout():                                           # 4
     # so the up-front refusal never refuses a filter some layout passes
-    from kiwara_designer.generator import territory_span
+    from kiwara_designer.games.kiwara.generator import territory_span
     grid, k = Grid(4, 3), 3
     layouts = list(iter_layouts(grid, k, (2, 3, 4, 5)))
     rivers = [len(layout.river_edges()) for layout in layouts]

@@ -5,11 +5,13 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiwara_designer.formats import (InputError, format_block, format_json, format_text,
-                                     load_layout, parse_json, parse_layouts, parse_text)
-from kiwara_designer.geometry import Grid
-from kiwara_designer.layout import Layout, LayoutError
-from kiwara_designer.validation import CLASSIC, FREE_PLAY, Ruleset, known_board, validate
+from kiwara_designer.games.kiwara.formats import (InputError, format_block, format_json,
+                                                  format_text, load_layout, parse_json,
+                                                  parse_layouts, parse_text)
+from kiwara_designer.games.kiwara.geometry import Grid
+from kiwara_designer.games.kiwara.layout import Layout, LayoutError
+from kiwara_designer.games.kiwara.validation import (CLASSIC, FREE_PLAY, Ruleset, known_board,
+                                                     validate)
 
 CLASSIC_ROWS = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 PRESIDENT_ROWS = ["ADDDFF", "ABBDDF", "ABCCDD", "BBCEED", "CCCCED"]
@@ -193,7 +195,7 @@ def test_reassigning_one_cell_is_reported_on_exactly_the_broken_territories(layo
 
 
 def test_shipped_layouts_are_valid_and_cover_every_free_play_mix():
-    from kiwara_designer.formats import builtin_names
+    from kiwara_designer.games.kiwara.formats import builtin_names
     seven_mixes = {(5, 5, 5, 5, 5, 5), (3, 5, 5, 5, 5, 7), (3, 3, 5, 5, 7, 7), (3, 3, 5, 5, 5, 9),
                    (3, 3, 3, 7, 7, 7), (3, 3, 3, 5, 7, 9), (3, 3, 3, 3, 9, 9)}
     layouts = [load_layout(name) for name in builtin_names()]

@@ -8,11 +8,11 @@ import importlib
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.generator import (Filters, count_layouts, iter_blocks, iter_layouts,
-                                       probe_filters)
-from kiwara_designer.geometry import Grid
+from kiwara_designer.games.kiwara.generator import (Filters, count_layouts, iter_blocks,
+                                                    iter_layouts, probe_filters)
+from kiwara_designer.games.kiwara.geometry import Grid
 
-generator_module = importlib.import_module("kiwara_designer.generator")
+generator_module = importlib.import_module("kiwara_designer.games.kiwara.generator")
 SMALL = ["--width", 4, "--height", 3, "-k", 3, "--sizes", "2,3,4,5"]
 SMALL_GRID, SMALL_K, SMALL_SIZES = Grid(4, 3), 3, (2, 3, 4, 5)
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kiwara_designer import load_layout
-from kiwara_designer.engine import GameRecord, RuleVariant
-from kiwara_designer.playtest import play_match, replay_game
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.games.kiwara import KiwaraRecord, KiwaraVariant
+from kiwara_designer.lab import play_match, replay_game
 from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
@@ -25,7 +25,7 @@ def test_real_engine_match_is_deterministic_and_replays():
         assert len(g.stats["control"]) == 6 and g.plies >= 31
     result, record = replay_game(classic, None, "random", 3, 4)
     assert result == one[4]
-    final = GameRecord.from_dict(json.loads(record.to_json())).replay()
+    final = KiwaraRecord.from_dict(json.loads(record.to_json())).replay()
     assert final.is_terminal()
     assert tuple(final.scoring().totals) == tuple(int(s) for s in one[4].scores)
 
@@ -58,7 +58,7 @@ def test_playtest_table_and_records(run, tmp_path):
     files = sorted((tmp_path / "games").iterdir())
     assert [f.name for f in files][:2] == ["classic-game00000.json", "classic-game00001.json"]
     assert len(files) == 8
-    record = GameRecord.from_dict(json.loads(files[5].read_text()))
+    record = KiwaraRecord.from_dict(json.loads(files[5].read_text()))
     assert record.replay().is_terminal()
 
 
@@ -154,12 +154,12 @@ def test_sweep_through_a_dask_scheduler_address(run, tmp_path):
     # the same games as a local sweep with the same seed
     local = str(tmp_path / "local.sqlite")
     run("sweep", "--from", str(shortlist), "--db", local, "--games", "6", *FAST)
-    from kiwara_designer.playtest import Pairing, Store
-    from kiwara_designer.engine import RuleVariant
+    from kiwara_designer.lab import Pairing, Store
+    from kiwara_designer.games.kiwara import KiwaraVariant
     games = []
     for path in (db, local):
         with Store(path) as store:
-            exp = store.experiment(load_layout("president").canonical_game(), RuleVariant(),
+            exp = store.experiment(load_layout("president").canonical_game(), KiwaraVariant(),
                                    Pairing("random", "random"))
             games.append(store.games(exp))
     assert games[0] == games[1] and len(games[0]) == 6

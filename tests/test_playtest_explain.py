@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.engine import RuleVariant
-from kiwara_designer.generator import sample_layouts
-from kiwara_designer.playtest import GameResult, Pairing, Store
-from kiwara_designer.playtest.explain import ExplainError, explain
+from kiwara_designer.games.kiwara import KiwaraVariant
+from kiwara_designer.games.kiwara.generator import sample_layouts
+from kiwara_designer.lab import GameResult, Pairing, Store
+from kiwara_designer.games.kiwara.explain import ExplainError, explain
 
 pytest.importorskip("statsmodels")
 
@@ -23,7 +23,7 @@ def planted_store(path, layouts, rate_of) -> Store:
     hundredths): game i is won by the first player when i < 100 × rate."""
     store = Store(path)
     for layout in layouts:
-        exp = store.experiment(layout, RuleVariant(), Pairing("greedy", "greedy"))
+        exp = store.experiment(layout, KiwaraVariant(), Pairing("greedy", "greedy"))
         store.register(exp)
         wins = round(GAMES * rate_of(layout))
         for i in range(GAMES):

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.playtest import Pairing, Store, StoreError, play_match
-from kiwara_designer.playtest.race_lab import race_layouts, stored_races
+from kiwara_designer.lab import Pairing, Store, StoreError, play_match
+from kiwara_designer.lab.race_lab import race_layouts, stored_races
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, TOY_GAME, ToyVariant  # noqa: E402
@@ -73,8 +73,8 @@ RACE_SCRIPT = textwrap.dedent("""
     import sys, json
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.playtest import Store
-    from kiwara_designer.playtest.race_lab import race_layouts
+    from kiwara_designer.lab import Store
+    from kiwara_designer.lab.race_lab import race_layouts
     with Store({db!r}) as store:
         race = race_layouts(store, LAYOUTS, None, "slow", k=2, tolerance=0.5, first_round=8,
                             seed=5, workers=2, game=TOY_GAME)

@@ -8,8 +8,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from kiwara_designer.playtest import Store, run_sweep
-from kiwara_designer.playtest.report import export_layouts, histogram_svg, render_report
+from kiwara_designer.lab import Store, run_sweep
+from kiwara_designer.lab.report import export_layouts, histogram_svg, render_report
 from kiwara_designer.printing import LETTER, PrintOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -103,7 +103,7 @@ def test_histogram_counts_by_hand():
 
 
 def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
-    from kiwara_designer import load_layout
+    from kiwara_designer.games.kiwara import load_layout
     with Store(tmp_path / "r.sqlite") as store:
         run_sweep(store, LAYOUTS[:2], None, "random", games=4, seed=1, workers=1, game=TOY_GAME)
         rows = store.ranked()
@@ -141,7 +141,7 @@ def test_export_on_other_paper(tmp_path):
 
 
 def test_integer_bins_hold_one_width_of_whole_numbers():
-    from kiwara_designer.playtest.report import integer_bins
+    from kiwara_designer.lab.report import integer_bins
     lo, hi, bins = integer_bins(-67, 61)
     assert (lo, hi) == (-68, 64) and (hi - lo) % bins == 0
     width = (hi - lo) // bins
@@ -150,7 +150,7 @@ def test_integer_bins_hold_one_width_of_whole_numbers():
 
 
 def test_rate_bins_centre_a_fair_rate_in_its_bar():
-    from kiwara_designer.playtest.report import rate_bins
+    from kiwara_designer.lab.report import rate_bins
     # 20 games: one bar per possible rate k/20, width 0.05, one centred on 0.5
     lo, hi, bins = rate_bins([0.5, 0.45], [20, 20])
     assert (bins, (hi - lo) / bins) == (21, pytest.approx(0.05))
@@ -178,7 +178,7 @@ def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report
 
 
 def test_report_has_a_racing_section(tmp_path):
-    from kiwara_designer.playtest.race_lab import race_layouts
+    from kiwara_designer.lab.race_lab import race_layouts
     with Store(tmp_path / "race.sqlite") as store:
         race = race_layouts(store, LAYOUTS, None, "random", k=2, tolerance=0.5, first_round=8,
                             seed=5, workers=1, game=TOY_GAME)
@@ -205,7 +205,7 @@ def test_report_has_a_racing_section(tmp_path):
 
 
 def test_games_spent_caption_of_a_race_stopped_by_its_budget():
-    from kiwara_designer.playtest.report import games_spent_caption
+    from kiwara_designer.lab.report import games_spent_caption
     arms = [{"arm": i, "games": 250} for i in range(6)]
     assert games_spent_caption(arms, {1, 5}) == (
         "Games spent per layout: 6 of 6 played the fewest, 250; the named ones 250 each.")

@@ -9,12 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer.playtest.matches import GameResult, game_seed, lead_statistics
-from kiwara_designer.playtest.metrics import balance_interval, compute_metrics, layout_score
-from kiwara_designer.playtest.stats import (binomial_two_sided_p, games_for_half_width,
-                                            mcnemar_exact, paired_t_test, proportion, sign_test,
-                                            summarise, t_quantile, t_two_sided_p,
-                                            two_proportion_z_test, wilson_interval)
+from kiwara_designer.lab.matches import GameResult, game_seed, lead_statistics
+from kiwara_designer.lab.metrics import balance_interval, compute_metrics, layout_score
+from kiwara_designer.core.stats import (binomial_two_sided_p, games_for_half_width, mcnemar_exact,
+                                        paired_t_test, proportion, sign_test, summarise, t_quantile,
+                                        t_two_sided_p, two_proportion_z_test, wilson_interval)
 
 
 # -- Wilson ------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.playtest import Pairing, Store, StoreError, play_game, play_match, run_sweep
-from kiwara_designer.playtest.matches import agent_a_seat
+from kiwara_designer.lab import Pairing, Store, StoreError, play_game, play_match, run_sweep
+from kiwara_designer.lab.matches import agent_a_seat
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, SMALL, TOY_GAME, ToyVariant  # noqa: E402
@@ -112,7 +112,7 @@ SWEEP_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.playtest import Store, run_sweep
+    from kiwara_designer.lab import Store, run_sweep
     with Store({db!r}) as store:
         run_sweep(store, LAYOUTS, None, "slow", games={games}, seed=9, workers=2, game=TOY_GAME)
 """)
@@ -198,7 +198,7 @@ WRITER_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.playtest import Store, run_sweep
+    from kiwara_designer.lab import Store, run_sweep
     with Store({db!r}) as store:
         run_sweep(store, LAYOUTS{part}, None, "random", games=30, seed=4, workers=1, game=TOY_GAME)
 """)
@@ -238,8 +238,8 @@ def test_dask_local_cluster_path(tmp_path):
 
 
 def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
-    from kiwara_designer.playtest import play_to_precision
-    from kiwara_designer.playtest.stats import wilson_interval
+    from kiwara_designer.lab import play_to_precision
+    from kiwara_designer.core.stats import wilson_interval
     games = play_to_precision(SMALL, None, "random", 0.05, seed=2, workers=1, game=TOY_GAME,
                               first_round=50)
     wins = sum(g.winner == 0 for g in games) + sum(g.winner is None for g in games) / 2
@@ -308,8 +308,8 @@ def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
 
 
 def test_the_toy_metrics_print_as_rows_and_tables():
-    from kiwara_designer.playtest import compute_metrics
-    from kiwara_designer.playtest.text import format_metrics
+    from kiwara_designer.lab import compute_metrics
+    from kiwara_designer.lab.text import format_metrics
     games = play_match(SMALL, None, "random", 10, 3, workers=1, game=TOY_GAME)
     m = compute_metrics(games, SMALL, game=TOY_GAME)
     text = format_metrics(m, "toy")
@@ -372,9 +372,9 @@ INSERT INTO games VALUES (1, 1, 1, 1, 0, 12, 1, 1, 30, 43, 31, 29, 20.5, 1, 0.7,
 
 
 def test_a_file_of_the_first_schema_is_read_and_extended(tmp_path):
-    from kiwara_designer.formats import load_layout
+    from kiwara_designer.games.kiwara.formats import load_layout
     db = tmp_path / "old.sqlite"
-    from kiwara_designer.playtest.store import layout_key
+    from kiwara_designer.lab.store import layout_key
     classic = load_layout("classic")
     with sqlite3.connect(db) as conn:
         conn.executescript(OLD_FILE_SCRIPT)
@@ -413,8 +413,8 @@ CREATE TABLE layouts (id INTEGER PRIMARY KEY, canonical TEXT NOT NULL UNIQUE,
 
 
 def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
-    from kiwara_designer.formats import load_layout
-    from kiwara_designer.playtest.store import SCHEMA, layout_key
+    from kiwara_designer.games.kiwara.formats import load_layout
+    from kiwara_designer.lab.store import SCHEMA, layout_key
     db, classic = tmp_path / "previous.sqlite", load_layout("classic").canonical_game()
     played = play_match(classic, None, "random", games=6, seed=5, workers=1)
     with sqlite3.connect(db) as conn:      # the tables as they were; 4 of 6 games stored
@@ -447,8 +447,8 @@ def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
 
 
 def load_variant_classic():
-    from kiwara_designer.engine import RuleVariant
-    return RuleVariant()
+    from kiwara_designer.games.kiwara import KiwaraVariant
+    return KiwaraVariant()
 
 
 def test_opening_retries_when_sqlite_says_locked_without_waiting(tmp_path, monkeypatch):
@@ -478,9 +478,9 @@ def test_opening_does_not_retry_other_errors(tmp_path):
 
 # -- setups of any game: the (game, setup key) columns -------------------------------------------
 def test_setups_are_keyed_by_their_game_and_the_games_setup_key(tmp_path):
-    from kiwara_designer.awimbawe import AwimbaweVariant
+    from kiwara_designer.games.awimbawe import AwimbaweVariant
     from kiwara_designer.core.game import get_game
-    from kiwara_designer.formats import load_layout
+    from kiwara_designer.games.kiwara.formats import load_layout
     awimbawe, kiwara = get_game("awimbawe"), get_game("kiwara")
     classic = load_layout("classic")
     pairing = Pairing("random", "random")
@@ -513,9 +513,9 @@ def test_setups_are_keyed_by_their_game_and_the_games_setup_key(tmp_path):
 
 
 def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(tmp_path):
-    from kiwara_designer.awimbawe import AwimbaweVariant
+    from kiwara_designer.games.awimbawe import AwimbaweVariant
     from kiwara_designer.core.game import get_game
-    from kiwara_designer.playtest.sweep import run_variant_sweep
+    from kiwara_designer.lab.sweep import run_variant_sweep
     awimbawe = get_game("awimbawe")
     variants = [AwimbaweVariant(name="four"), AwimbaweVariant(name="three", hyenas_to_lose=3)]
     with Store(tmp_path / "awi.sqlite") as store:

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from kiwara_designer.playtest.racing import (ACCEPTED, BALANCE, REJECTED, Race, RaceSettings,
-                                             RacingError, run_race, stitched_radius)
+from kiwara_designer.lab.racing import (ACCEPTED, BALANCE, REJECTED, Race, RaceSettings,
+                                        RacingError, run_race, stitched_radius)
 
 
 def coin_arms(rates, seed):

@@ -8,11 +8,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kiwara_designer.awimbawe.record import MatchRecord, ReplayError
-from kiwara_designer.awimbawe.variant import AwimbaweVariant
+from kiwara_designer.games.awimbawe.record import MatchRecord, ReplayError
+from kiwara_designer.games.awimbawe.variant import AwimbaweVariant
 from kiwara_designer.cli import main
-from kiwara_designer.engine import RuleVariant, new_game, perft
-from kiwara_designer.formats import load_layout
+from kiwara_designer.games.kiwara import KiwaraVariant, new_game, perft
+from kiwara_designer.games.kiwara.formats import load_layout
 
 # Player 0's hand D6 P3 D4 E9 M4 M5, player 1's D3 G2 M2 E7 M1 E10; player 1's face-up tops
 # G5 G3 P5 D1 carry 7 crowns against player 0's P2 P1 P6 E8 (6), so player 0 leads.
@@ -80,7 +80,7 @@ def test_a_mirror_under_the_same_direction_first_differs_at_depth_4():
                                       if s.name == "left-right mirror"))
     assert mirror.rows == ("CCCCBA", "FFCBBA", "FCCBAA", "EBBBAD", "EEEEDD")
     original, same = new_game(classic), new_game(mirror)
-    other = new_game(mirror, RuleVariant(totem_direction="anticlockwise"))
+    other = new_game(mirror, KiwaraVariant(totem_direction="anticlockwise"))
     assert perft(original, 3) == perft(same, 3) == 146_058
     assert perft(original, 4) == perft(other, 4) == 10_601_553
     assert perft(same, 4) == 10_601_562
@@ -106,11 +106,11 @@ def test_a_mirror_under_the_same_direction_first_differs_at_depth_4():
                                         {"name": "ford", "effect": "swap"}]}),
 ])
 def test_kiwara_variant_keys_and_values_as_the_page_names_them(toml, changes):
-    assert RuleVariant.from_toml(toml).to_dict(only_changes=True) == changes
+    assert KiwaraVariant.from_toml(toml).to_dict(only_changes=True) == changes
 
 
 def test_kiwara_sample_deck_is_the_pages_ten_cards_in_its_order():
-    assert [(c.name, c.effect, c.value) for c in RuleVariant().cards] == [
+    assert [(c.name, c.effect, c.value) for c in KiwaraVariant().cards] == [
         ("okapi", "points", 5), ("waterhole", "points", 3), ("drums", "totem", None),
         ("storm", "totem", None), ("stampede", "again", None), ("migration", "again", None),
         ("sunrise", "rise", None), ("hunter", "scare", None), ("jackal", "chase", None),

@@ -12,8 +12,8 @@ import json
 import pytest
 
 import awimbawe_reference
-from kiwara_designer.awimbawe.record import MatchRecord
-from kiwara_designer.awimbawe.state import new_match
+from kiwara_designer.games.awimbawe.record import MatchRecord
+from kiwara_designer.games.awimbawe.state import new_match
 from kiwara_reference import Reference
 
 # -- Awimbawé: a round worked out by hand ------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import kiwara_designer
-from kiwara_designer import awimbawe, engine
+from kiwara_designer.games import awimbawe, kiwara as engine
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(kiwara_designer.__file__).parent

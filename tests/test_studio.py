@@ -13,11 +13,11 @@ import pytest
 
 flask = pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask)")
 
-from kiwara_designer.awimbawe.cards import BIT, NAMES, cards_of  # noqa: E402
-from kiwara_designer.awimbawe.information import seen_cards  # noqa: E402
-from kiwara_designer.engine import GameRecord  # noqa: E402
-from kiwara_designer.errors import KiwaraError  # noqa: E402
-from kiwara_designer.generator import sample_layouts  # noqa: E402
+from kiwara_designer.games.awimbawe.cards import BIT, NAMES, cards_of  # noqa: E402
+from kiwara_designer.games.awimbawe.information import seen_cards  # noqa: E402
+from kiwara_designer.games.kiwara import KiwaraRecord  # noqa: E402
+from kiwara_designer.core.errors import KiwaraError  # noqa: E402
+from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
 from kiwara_designer.printing import cairo_available  # noqa: E402
 from kiwara_designer.studio import api  # noqa: E402
 from kiwara_designer.studio.jobs import Jobs  # noqa: E402
@@ -275,7 +275,7 @@ def test_kiwara_game_to_the_end_against_random(client):
     assert view["verdict"].startswith(f"final: {view['scores'][0]}–{view['scores'][1]}")
     record = get(client, f"/api/kiwara/{view['id']}/record")
     assert record.headers["Content-Disposition"].startswith("attachment")
-    replayed = GameRecord.from_dict(json.loads(record.data)).replay()
+    replayed = KiwaraRecord.from_dict(json.loads(record.data)).replay()
     assert list(replayed.scoring().totals) == view["scores"]
     assert json.loads(record.data)["result"]["scores"] == view["scores"]
 

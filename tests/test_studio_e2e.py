@@ -19,7 +19,7 @@ pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask
 
 from studio_browser import chromium, find_chromium, studio_server  # noqa: E402
 
-from kiwara_designer.engine import GameRecord  # noqa: E402
+from kiwara_designer.games.kiwara import KiwaraRecord  # noqa: E402
 from kiwara_designer.printing import cairo_available  # noqa: E402
 
 _, _, MISSING = find_chromium()
@@ -166,7 +166,7 @@ def test_play_the_drawn_board_to_the_end_against_greedy(page):
     # the record, downloaded as a person would, replays to the same score
     driver.find_element(By.ID, "download-record").click()
     record_file = wait_for_file(downloads, "kiwara-*.json")
-    record = GameRecord.from_dict(json.loads(record_file.read_text()))
+    record = KiwaraRecord.from_dict(json.loads(record_file.read_text()))
     assert list(record.replay().scoring().totals) == view["scores"]
     assert record.extra["players"] == ["you", "greedy"]
 

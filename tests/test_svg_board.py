@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer import Layout, load_layout
-from kiwara_designer.printing import (A4, LETTER, Paper, PrintError, PrintOptions, board_pages,
-                                      default_cell_mm)
-from kiwara_designer.printing.board import RIVER_COLOUR, TINTS
+from kiwara_designer.games.kiwara import Layout, load_layout
+from kiwara_designer.printing import A4, LETTER, Paper, PrintError, PrintOptions
+from kiwara_designer.games.kiwara.printing import board_pages, default_cell_mm
+from kiwara_designer.games.kiwara.printing.board import RIVER_COLOUR, TINTS
 from svg_support import (NS, board_group, bounds, classes, expected_rivers, find_class, length_mm,
                          line_coords, parse, raster, relative_luminance_lstar, rivers_drawn, texts,
                          translate_of)
@@ -296,7 +296,7 @@ OPTION_SETS = [PrintOptions(), PrintOptions(crop_marks=True), PrintOptions(bleed
 def test_same_cell_size_with_and_without_print_options(paper):
     from dataclasses import replace
 
-    from kiwara_designer.printing import print_set
+    from kiwara_designer.games.kiwara.printing import print_set
     layout = load_layout("classic")
     cells, tokens = set(), set()
     for options in OPTION_SETS:

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from kiwara_designer import load_layout
-from kiwara_designer.engine.variant import RuleVariant
-from kiwara_designer.printing import (A4, LETTER, Card, Paper, PrintError, PrintOptions, card_pages,
-                                      kit_pages, print_set)
+from kiwara_designer.games.kiwara import load_layout
+from kiwara_designer.games.kiwara.variant import KiwaraVariant
+from kiwara_designer.printing import A4, LETTER, Card, Paper, PrintError, PrintOptions, card_pages
+from kiwara_designer.games.kiwara.printing import kit_pages, print_set
 from svg_support import NS, bounds, classes, find_class, length_mm, line_coords, parse
 
 # The rules reference, by hand: per player 5 zebras (6), 6 gazelles (2), 1 elephant (5),
@@ -18,7 +18,7 @@ PER_PLAYER = {"zebra": 5, "gazelle": 6, "elephant": 1, "lion": 1, "crocodile": 2
 POINTS = {"zebra": "6", "gazelle": "2", "elephant": "5", "lion": "1", "crocodile": "0"}
 
 
-def kit_roots(options=PrintOptions(), cell=25, variant=RuleVariant()):
+def kit_roots(options=PrintOptions(), cell=25, variant=KiwaraVariant()):
     return {page.name: parse(page.svg) for page in kit_pages(options, cell, variant)}
 
 
@@ -53,14 +53,14 @@ def test_token_sheet_counts_and_points():
 
 def test_tokens_and_rules_follow_the_variant():
     # gazelles_3: gazelles are worth 3 (issue 10: the kit printed 2 whatever the variant)
-    roots = kit_roots(variant=RuleVariant.load("gazelles_3"))
+    roots = kit_roots(variant=KiwaraVariant.load("gazelles_3"))
     gazelles = [t for t in find_class(roots["tokens"], "front") if t.get("data-animal") == "gazelle"]
     assert len(gazelles) == 12 and {t.get("data-points") for t in gazelles} == {"3"}
     rows = {r.get("data-animal"): r for r in find_class(roots["rules"], "token-row")}
     assert rows["gazelle"].get("data-points") == "3" and rows["gazelle"].get("data-count") == "6"
     assert "3 points" in [e.text for e in rows["gazelle"].iter(NS + "text")]
     # a variant with other counts, no crocodiles, a 7-point Okapi and steps of 1 or 2
-    variant = RuleVariant.from_dict({"zebra_tokens": 3, "crocodile_tokens": 0, "okapi_points": 7,
+    variant = KiwaraVariant.from_dict({"zebra_tokens": 3, "crocodile_tokens": 0, "okapi_points": 7,
                                      "totem_max_step": 2, "lion_points": 4}, "test", "mine")
     roots = kit_roots(variant=variant)
     fronts = find_class(roots["tokens"], "front")
@@ -78,7 +78,7 @@ def test_tokens_and_rules_follow_the_variant():
 
 
 def test_totem_direction_on_the_rules_page_and_the_board():
-    variant = RuleVariant.from_dict({"totem_direction": "anticlockwise"}, "test", "backwards")
+    variant = KiwaraVariant.from_dict({"totem_direction": "anticlockwise"}, "test", "backwards")
     pages = print_set(load_layout("classic"), kit=True, variant=variant)
     words = " ".join(e.text for e in parse(pages[-1].svg).iter(NS + "text"))
     assert "1 to 3 stones anticlockwise" in words
@@ -272,7 +272,7 @@ def test_deck_variant_prints_every_card_of_the_deck():
     # The sample deck as the rules reference lists it: ten cards, two of them points cards.
     deck = ["okapi", "waterhole", "drums", "storm", "stampede", "migration", "sunrise", "hunter",
             "jackal", "ford"]
-    variant = RuleVariant(reinforcement="deck", deck="sample")
+    variant = KiwaraVariant(reinforcement="deck", deck="sample")
     pages = kit_pages(PrintOptions(), 25, variant)
     fronts = [c for p in pages if p.name.startswith("cards")
               for c in find_class(parse(p.svg), "front")]

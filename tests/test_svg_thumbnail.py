@@ -4,9 +4,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiwara_designer import Layout, load_layout
-from kiwara_designer.printing import PrintOptions, board_pages, board_thumbnail
-from kiwara_designer.printing.board import RIVER_COLOUR
+from kiwara_designer.games.kiwara import Layout, load_layout
+from kiwara_designer.printing import PrintOptions
+from kiwara_designer.games.kiwara.printing import board_pages, board_thumbnail
+from kiwara_designer.games.kiwara.printing.board import RIVER_COLOUR
 from svg_support import NS, classes, expected_rivers, find_class, parse, rivers_drawn
 
 CLASSIC_SIZES = {"A": 5, "B": 7, "C": 7, "D": 3, "E": 5, "F": 3}

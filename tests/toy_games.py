@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from kiwara_designer.core.game import CHANCE, TERMINAL, Outcome
-from kiwara_designer.errors import KiwaraError
+from kiwara_designer.core.errors import KiwaraError
 
 
 class ToyMoveError(KiwaraError):

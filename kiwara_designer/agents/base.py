@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
 from ..core.game import CHANCE
-from ..errors import KiwaraError
-from ..numbers import shorten
+from ..core.errors import KiwaraError
+from ..core.numbers import shorten
 
 class AgentSpecError(KiwaraError):
     """An agent spec that names no agent, or a budget that is not a positive number."""

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import CHANCE, sample_chance
-from ..numbers import shorten
+from ..core.numbers import shorten
 from .base import AgentSpecError, _legal_moves, register_agent
 from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, MoveStats, SearchResult,
                    check_search_settings, parse_search_spec, search_within_budget)

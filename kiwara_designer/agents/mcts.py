@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.game import CHANCE, sample_chance
-from ..errors import KiwaraError
-from ..numbers import parse_whole, shorten
+from ..core.errors import KiwaraError
+from ..core.numbers import parse_whole, shorten
 from .base import AgentSpecError, _legal_moves, register_agent
 
 DEFAULT_ITERATIONS = 500

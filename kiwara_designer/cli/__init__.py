@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import click
 
-from . import awimbawe, cards, games, lab, layouts, printing, studio
-from . import awimbawe_lab  # noqa: F401  (adds playtest, compare and cards to the awimbawe group)
+from ..games.awimbawe.cli import play as awimbawe
+from ..games.kiwara.cli import cards, games, lab, layouts, printing
+from . import studio
+from ..games.awimbawe.cli import lab as awimbawe_lab  # noqa: F401  (adds playtest, compare and cards to the awimbawe group)
 from .common import KiwaraGroup
 
 

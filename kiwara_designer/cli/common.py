@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import KiwaraError
-from ..numbers import parse_whole_list, plural
+from ..core.errors import KiwaraError
+from ..core.numbers import parse_whole_list, plural
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
@@ -91,14 +91,14 @@ def _discard_stdout() -> None:
 def parse_int_list(text: str, what: str) -> tuple[int, ...]:
     """``"3,5,7"`` → (3, 5, 7): sizes of territories, so each from 1 to the cells of the largest
     board; an empty item (``3,,5``) is an error, not skipped."""
-    from ..geometry import MAX_HEIGHT, MAX_WIDTH
+    from ..games.kiwara.geometry import MAX_HEIGHT, MAX_WIDTH
     return parse_whole_list(text, 1, MAX_WIDTH * MAX_HEIGHT, what)
 
 
 def note_invalid(layout, name: str) -> bool:
     """Say on stderr (one line) when ``layout`` is not a valid free-play layout, as designers
     play-test and print drafts too; True if it is valid."""
-    from ..validation import FREE_PLAY, validate
+    from ..games.kiwara.validation import FREE_PLAY, validate
     problems = validate(layout, FREE_PLAY).problems
     if problems:
         click.echo(f"kiwara: note: {name} is not a valid free-play layout: "
@@ -154,7 +154,7 @@ def progress_bar(label: str):
 
 def load_variant(name: str | None):
     """A rules variant by file or built-in name (the engine is imported only when needed)."""
-    from .. import engine
+    from ..games import kiwara as engine
     return engine.load_variant(name)
 
 
@@ -246,7 +246,7 @@ def save_record(record, path: str) -> None:
 # -- same commands of kiwara awimbawe (a game's word for one game: "game", "match") ------------
 def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
     """--games/-n, --agents, --seed and -j/--workers of the play-test commands."""
-    from ..playtest import DEFAULT_AGENTS
+    from ..lab import DEFAULT_AGENTS
 
     def decorate(func):
         for option in reversed([
@@ -266,7 +266,7 @@ def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
 
 def skill_options(skill_games_help: str):
     """--skill and --skill-games: the pairing whose win rate is the skill gap, and its count."""
-    from ..playtest import DEFAULT_SKILL
+    from ..lab import DEFAULT_SKILL
 
     def decorate(func):
         func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
@@ -279,7 +279,7 @@ def skill_options(skill_games_help: str):
 def skill_pairing(skill: str | None, skill_games: int | None, games: int):
     """The skill pairing and its number of games (default: a quarter of ``games``; 0 and None
     when there is no skill pairing)."""
-    from ..playtest import Pairing
+    from ..lab import Pairing
     if not skill:
         return None, 0
     return Pairing.parse(skill), max(1, games // 4) if skill_games is None else skill_games

@@ -7,7 +7,7 @@ import webbrowser
 
 import click
 
-from ..errors import KiwaraError
+from ..core.errors import KiwaraError
 from .common import workers_option
 
 

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, runtime_checkable
 
-from ..errors import KiwaraError
+from .errors import KiwaraError
 
 CHANCE = -2      # a chance node: the next move is drawn from ``chance_outcomes()``
 TERMINAL = -1    # the game is over (Kiwara's engine has always said -1 here)
@@ -163,8 +163,8 @@ class GameNotFoundError(KiwaraError):
 # The registry: name → "module:attribute" of the Game object, imported on first use so that
 # naming a game costs nothing until it is played. Adding a game is one line here.
 GAMES: dict[str, str] = {
-    "awimbawe": "kiwara_designer.awimbawe.game:AWIMBAWE",
-    "kiwara": "kiwara_designer.engine.game:KIWARA",
+    "awimbawe": "kiwara_designer.games.awimbawe.game:AWIMBAWE",
+    "kiwara": "kiwara_designer.games.kiwara.game:KIWARA",
 }
 DEFAULT_GAME = "kiwara"   # what the lab plays when no game is named
 

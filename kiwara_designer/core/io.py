@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import KiwaraError
+from .errors import KiwaraError
 
 STDIN = STDOUT = "-"
 MAX_INPUT_BYTES = 1_000_000      # what is read whole (a layout file, a variant, a pattern)

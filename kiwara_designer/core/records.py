@@ -16,8 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator
 
-from ..errors import KiwaraError
-from ..numbers import describe_value
+from .errors import KiwaraError
+from .numbers import describe_value
 from .io import InputError, describe_json_error, read_text, source_label, write_text
 from .variants import Variant, VariantError
 

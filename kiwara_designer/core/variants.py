@@ -20,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from ..errors import KiwaraError
-from ..numbers import describe_value
+from .errors import KiwaraError
+from .numbers import describe_value
 from .io import STDIN, InputError, is_builtin_name, read_text, source_label
 
 MAX_VARIANT_BYTES = 1_000_000

@@ -9,8 +9,8 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from ..errors import KiwaraError
-from ..numbers import shorten
+from .errors import KiwaraError
+from .numbers import shorten
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")

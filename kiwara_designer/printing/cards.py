@@ -18,7 +18,7 @@ The small API:
 
 ``Card(title, body=(), value="", colour=..., ink=..., art=None, back=CardBack(), data=())``
     a card's content: title on top, ``art(drawing, box)`` drawn into the art box (returns an
-    SVG element; e.g. :func:`kiwara_designer.printing.art.emblem`), ``value`` large under it,
+    SVG element; e.g. :func:`kiwara_designer.games.kiwara.printing.art.emblem`), ``value`` large under it,
     ``body`` paragraphs wrapped below; ``colour`` is its background (into the bleed); ``data``
     adds ``data-*`` attributes to the card's group.
 ``card_pages(cards, options, name="cards", heading=...)``

@@ -5,7 +5,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..errors import KiwaraError
+from ..core.errors import KiwaraError
 
 
 class PrintError(KiwaraError):
@@ -46,7 +46,7 @@ BACKS = ("fold", "duplex")
 @dataclass(frozen=True)
 class PrintOptions:
     """How to print: ``cell_mm=None`` picks the largest whole-mm cell that fits (see
-    :func:`kiwara_designer.printing.board.default_cell_mm`; the same whatever the other options).
+    :func:`kiwara_designer.games.kiwara.printing.board.default_cell_mm`; the same whatever the other options).
     ``bleed_mm`` extends every piece's background beyond its cut line so a slightly-off cut
     leaves no white edge; crop marks show where the cut lines are (drawn whenever there is
     bleed, since the cut is then invisible). Cut lines stay inside the margins; bleed and marks

@@ -3,7 +3,7 @@ returning JSON-ready dicts. The web server (:mod:`.server`) is a thin shell over
 notebook or a test can call it directly.
 
 Everything a request may carry is checked here, with a :class:`StudioError` (a
-:class:`~kiwara_designer.errors.KiwaraError`) that says in words what is wrong: wrong types,
+:class:`~kiwara_designer.core.errors.KiwaraError`) that says in words what is wrong: wrong types,
 unknown names, sizes beyond the limits below. Nothing here reads or writes a file: layouts,
 variants and records come as text or built-in names, never as paths.
 """
@@ -17,11 +17,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import KiwaraError
-from ..geometry import GeometryError
-from ..layout import TERRITORY_CHARS, Layout, LayoutError
-from ..printing.screen import name_tint, screen_board
-from ..validation import RULESETS, validate
+from ..core.errors import KiwaraError
+from ..games.kiwara.geometry import GeometryError
+from ..games.kiwara.layout import TERRITORY_CHARS, Layout, LayoutError
+from ..games.kiwara.printing.screen import name_tint, screen_board
+from ..games.kiwara.validation import RULESETS, validate
 from .jobs import Job, Jobs
 
 MAX_SIDE = 12                  # board side the studio accepts (the page draws 6 × 5)
@@ -112,13 +112,13 @@ def board_from_rows(rows: Any) -> Layout:
 
 
 def builtin_layout(name: Any) -> Layout:
-    from ..formats import builtin_names, load_layout
+    from ..games.kiwara.formats import builtin_names, load_layout
     return load_layout(need_choice(name, "layout", builtin_names()))
 
 
 def read_layout_text(text: Any) -> Layout:
     """One layout pasted as text rows or JSON (what a layout file holds)."""
-    from ..formats import parse_layouts
+    from ..games.kiwara.formats import parse_layouts
     text = need_text(text, "pasted layout", MAX_TEXT)
     entries = parse_layouts(text, "pasted text")
     if not entries:
@@ -188,7 +188,7 @@ def parse_mix(mix: Any) -> tuple[int, ...] | None:
 def random_board(seed: Any = None, mix: Any = None) -> dict:
     """A uniformly random valid free-play board (the generator's draw, as ``kiwara generate``
     makes it: the same seed and mix give the same board), checked like :func:`check_board`."""
-    from ..generator import sample_layouts
+    from ..games.kiwara.generator import sample_layouts
     seed = seed_or_new(seed)
     if seed >= 2 ** 32:
         raise StudioError("seed must be below 4,294,967,296 for a random board")
@@ -204,11 +204,11 @@ def random_board(seed: Any = None, mix: Any = None) -> dict:
 def catalogue() -> dict:
     """What the page offers: built-in layouts and variants, rulesets, mixes, agents, palette,
     papers and the limits."""
-    from ..awimbawe import builtin_variant_names as awimbawe_variants
-    from ..engine import builtin_variant_names
-    from ..formats import builtin_names
-    from ..printing.board import TINTS
-    from ..printing.kit import PLAYERS
+    from ..games.awimbawe import builtin_variant_names as awimbawe_variants
+    from ..games.kiwara import builtin_variant_names
+    from ..games.kiwara.formats import builtin_names
+    from ..games.kiwara.printing.board import TINTS
+    from ..games.kiwara.printing.kit import PLAYERS
     return {
         "layouts": {name: list(builtin_layout(name).rows) for name in builtin_names()},
         "rules": list(RULESETS),
@@ -237,8 +237,8 @@ def agent_spec(kind: Any, iterations: Any = None) -> str:
 
 def kiwara_variant(name: Any):
     """A built-in rules variant (the page never names a file)."""
-    from ..engine import RuleVariant, builtin_variant_names
-    return RuleVariant.load(need_choice(name or "classic", "variant", builtin_variant_names()))
+    from ..games.kiwara import KiwaraVariant, builtin_variant_names
+    return KiwaraVariant.load(need_choice(name or "classic", "variant", builtin_variant_names()))
 
 
 # -- print files ---------------------------------------------------------------------------------
@@ -258,8 +258,8 @@ def print_file(rows: Any, format: Any = "pdf", paper: Any = "a4", cell_mm: Any =
                title: Any = None) -> PrintFile:
     """The board (and with ``kit`` the print-and-play kit) as ``kiwara export`` writes it, with
     the same options, as bytes: SVG (one page), PDF (every page) or PNG (one page)."""
-    from ..printing import (BACKS, PNG_DPI, Paper, PrintOptions, print_set, render_pdf,
-                            render_png)
+    from ..printing import BACKS, PNG_DPI, Paper, PrintOptions, render_pdf, render_png
+    from ..games.kiwara.printing import print_set
     layout = board_from_rows(rows)
     fmt = need_choice(format, "format", PRINT_FORMATS)
     options = PrintOptions(
@@ -357,7 +357,7 @@ class Studio:
                    seat: Any = 0, variant: Any = "classic", seed: Any = None) -> dict:
         """A game of Kiwara on ``rows`` against an agent; the person plays seat ``seat`` (0
         opens with the totem)."""
-        from ..engine import KIWARA
+        from ..games.kiwara import KIWARA
         layout = board_from_rows(rows)
         rules = kiwara_variant(variant)
         if layout.grid.size > 64:
@@ -373,10 +373,10 @@ class Studio:
                     seat: Any = None) -> dict:
         """A game from a record's text (as downloaded), replayed move by move; the person takes
         ``seat`` (default: the player to move) and the game goes on from there."""
-        from ..engine import KIWARA, GameRecord
-        from ..engine.record import DRAW
+        from ..games.kiwara import KIWARA, KiwaraRecord
+        from ..games.kiwara.record import DRAW
         text = need_text(record, "record", MAX_TEXT)
-        game_record = GameRecord.from_json(text, "record")
+        game_record = KiwaraRecord.from_json(text, "record")
         states = list(game_record.states())       # ReplayError names the illegal move
         state = states[-1]
         seed = game_record.extra.get("seed")
@@ -474,7 +474,7 @@ class Studio:
         return self.view(session)
 
     def kiwara_view(self, session: Session) -> dict:
-        from ..engine.variant import KIND_NAMES, KINDS
+        from ..games.kiwara.variant import KIND_NAMES, KINDS
         state = session.state
         grid = state.grid
         scoring = state.scoring()
@@ -510,7 +510,7 @@ class Studio:
 
     def kiwara_record(self, game_id: Any) -> dict:
         """The game's record (what ``kiwara replay`` reads), finished or not."""
-        from ..engine import GameRecord
+        from ..games.kiwara import KiwaraRecord
         session = self.session(game_id, "kiwara")
         with session.lock:
             extra: dict = {"players": ["you" if s == session.human else session.agent_label
@@ -518,7 +518,7 @@ class Studio:
             if session.state.is_terminal():
                 scoring = session.state.scoring()
                 extra["result"] = {"scores": list(scoring.totals), "winner": scoring.winner}
-            record = GameRecord.from_moves(session.setup, session.variant, session.moves, **extra)
+            record = KiwaraRecord.from_moves(session.setup, session.variant, session.moves, **extra)
         return record.to_dict()
 
     # -- Awimbawé ------------------------------------------------------------------------------
@@ -526,8 +526,8 @@ class Studio:
                      variant: Any = "classic", seed: Any = None) -> dict:
         """A match of Awimbawé against an agent (``mcts`` means ``ismcts`` here: the agent sees
         only what its seat may see)."""
-        from ..awimbawe import builtin_variant_names, load_variant
-        from ..awimbawe.game import AWIMBAWE
+        from ..games.awimbawe import builtin_variant_names, load_variant
+        from ..games.awimbawe.game import AWIMBAWE
         rules = load_variant(need_choice(variant or "classic", "variant", builtin_variant_names()))
         spec = agent_spec(agent, iterations).replace("mcts", "ismcts")
         human = need_int(seat, "seat", 0, 1)
@@ -570,7 +570,7 @@ class Studio:
     def awimbawe_record(self, game_id: Any) -> dict:
         """The match record, once the match is over (it holds every deal: before the end it
         would show the person the hidden cards)."""
-        from ..awimbawe.record import MatchRecord
+        from ..games.awimbawe.record import MatchRecord
         session = self.session(game_id, "awimbawe")
         with session.lock:
             if not session.state.is_terminal():
@@ -587,7 +587,7 @@ class Studio:
         """A quick play-test of the board in the background: ``games`` seeded games of
         ``agent`` against ``opponent`` (default: itself), seats alternating, on the server's
         cores; the job's result is :func:`playtest_summary`. Refused beyond the limits."""
-        from ..playtest import Pairing, compute_metrics, play_match
+        from ..lab import Pairing, compute_metrics, play_match
         layout = board_from_rows(rows)
         rules = kiwara_variant(variant)
         first = agent_spec(agent, iterations)
@@ -641,7 +641,7 @@ def kiwara_verdict(scoring, seats: list[str]) -> str:
 def kiwara_effects(before, after, move, session: Session) -> dict:
     """The move in words with its effects (fled gazelles, tokens turned face down, swaps, the
     Okapi), and the cells each concerns, for the page to mark."""
-    from ..engine.variant import KIND_NAMES, KINDS
+    from ..games.kiwara.variant import KIND_NAMES, KINDS
     grid = before.grid
     player = before.current_player()
     who = "you" if player == session.human else f"{session.agent_label} ({PLAYER_NAMES[player]})"
@@ -691,16 +691,16 @@ def card_json(name: str, crowns) -> dict:
     """A card as the page draws it; ``"?"`` is a face-down card (nothing else is said of it)."""
     if name == "?":
         return {"name": "?"}
-    from ..awimbawe.cards import BY_NAME
+    from ..games.awimbawe.cards import BY_NAME
     value = int(name[1:])
     return {"name": name, "suit": AWIMBAWE_SUITS[name[0]], "value": value,
             "animal": AWIMBAWE_ANIMALS.get(value, "eagle"), "crowns": crowns[BY_NAME[name]]}
 
 
 def awimbawe_move_json(move) -> dict:
-    from ..awimbawe.cards import CHEETAH, KIND, NAMES, RHINOCEROS, SNAKE
-    from ..awimbawe.moves import (BARE, CHEETAH_CHOICE, EAGLE_FIGHT, EAGLE_FLEE, RHINO_SLIDE,
-                                  SNAKE_HAND, SNAKE_PILE, START)
+    from ..games.awimbawe.cards import CHEETAH, KIND, NAMES, RHINOCEROS, SNAKE
+    from ..games.awimbawe.moves import (BARE, CHEETAH_CHOICE, EAGLE_FIGHT, EAGLE_FLEE, RHINO_SLIDE,
+                                        SNAKE_HAND, SNAKE_PILE, START)
     card = NAMES[move.card] if move.card >= 0 else None
     powers = (CHEETAH, RHINOCEROS, SNAKE)   # a bare eagle has no choice to skip
     words = {
@@ -721,7 +721,7 @@ def awimbawe_move_json(move) -> dict:
 def awimbawe_note(before, after, move, session: Session) -> None:
     """The log line of a move, as the person may know it: chance draws are told only when the
     person sees them (a blind snake's pick in the person's own hand)."""
-    from ..awimbawe.moves import BLIND, DEAL, LEADER
+    from ..games.awimbawe.moves import BLIND, DEAL, LEADER
     me = session.human
     player = before.current_player()
     if move.kind == DEAL:

@@ -11,7 +11,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import KiwaraError
+from ..core.errors import KiwaraError
 
 MAX_RUNNING = 4          # jobs at once: each may hold cores for minutes
 KEEP_FINISHED = 64       # finished jobs kept for their results; older ones are forgotten

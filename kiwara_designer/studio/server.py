@@ -19,7 +19,7 @@ from typing import Any, Callable
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from ..errors import KiwaraError
+from ..core.errors import KiwaraError
 from . import api
 from .jobs import JobError
 

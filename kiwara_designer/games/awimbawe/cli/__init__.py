@@ -1,0 +1,1 @@
+"""Awimbawé's commands: the ``kiwara awimbawe`` group."""

@@ -1,0 +1,1 @@
+"""Kiwara's commands (the ``kiwara`` command's top level: Kiwara is the default game)."""

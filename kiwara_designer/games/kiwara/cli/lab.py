@@ -1,0 +1,424 @@
+"""The play-test lab: ``kiwara playtest``, ``compare``, ``sweep``, ``rank`` and ``report``."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ....core.game import game_names, get_game
+from ....core.io import make_folder, write_text
+from ....core.errors import KiwaraError
+from ..formats import load_layout
+from ....lab.metrics import all_metric_names, metric_names
+from ....core.numbers import plural
+from ....cli.common import (EXIT_NEGATIVE, MAX_SAMPLE, describe_playtest, lab_options, load_variant,
+                            note_invalid, progress_bar, scheduler_option, skill_options,
+                            skill_pairing, stdin_once, summary_line, two_variants)
+
+
+def _lab_pairing(text: str):
+    from ....lab import Pairing
+    return Pairing.parse(text)
+
+
+# Options shared by playtest, compare and sweep (and, worded for matches, kiwara awimbawe's)
+_lab_common = lab_options("Games per layout (seats alternate: agent A opens the even ones).",
+                          "random, greedy, mcts:200…")
+_lab_skill_options = skill_options("Games of the skill pairing per layout (default: a quarter "
+                                   "of --games; 0 to skip the skill gap).")
+
+
+def _lab_record_stems(sources) -> list[str]:
+    """A distinct file-name stem per layout: a/board.txt and b/board.txt (or classic given twice)
+    would otherwise write their records over each other's."""
+    stems, seen = [], {}
+    for source in sources:
+        stem = "stdin" if source == "-" else Path(source).stem
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "layout"
+        seen[stem] = seen.get(stem, 0) + 1
+        stems.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    return stems
+
+
+def _lab_record_name(stem: str, index: int) -> str:
+    return f"{stem}-game{index:05d}.json"
+
+
+@click.command()
+@click.argument("layout_files", metavar="LAYOUT...", nargs=-1, required=True)
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@_lab_common
+@_lab_skill_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
+@click.option("--records", type=click.Path(file_okay=False),
+              help="Write every game's record (JSON, for kiwara replay) into this directory.")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
+                   "--games is then the first round.")
+def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
+             as_json, records, precision) -> None:
+    """Play-test LAYOUTs: self-play games, balance metrics with 95 % intervals.
+
+    \b
+    Examples:
+      kiwara playtest classic
+      kiwara playtest classic president --games 400 --agents mcts:50,greedy --seed 3
+      kiwara playtest my-board.txt --variant totem_1_2 --json
+      kiwara playtest classic --games 10 --records games/
+      kiwara playtest classic --precision 0.03
+    """
+    from ....lab import make_game_record
+    from ....lab.session import run_playtest
+    from ....lab.text import format_metrics
+
+    stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
+    variant, pairing = load_variant(variant_name), _lab_pairing(agents)
+    skill, n_skill = skill_pairing(skill, skill_games, games)
+    boards = [(name, load_layout(name)) for name in layout_files]
+    for name, board in boards:
+        note_invalid(board, name)
+    if records:   # made before the games are played, so a bad path does not waste them
+        make_folder(records, "game records")
+    output = []
+    for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
+        update, close = progress_bar(name)
+        try:
+            done = run_playtest(board, variant, pairing, games, seed, workers, None, skill,
+                                n_skill, precision, keep_moves=bool(records), progress=update)
+        finally:
+            close()
+        if records:
+            make_folder(records, "game records")
+            for game in done.games:
+                make_game_record(None, board, variant, pairing, seed, game).save(
+                    str(Path(records) / _lab_record_name(stem, game.index)))
+        head, words = describe_playtest(done, variant.name, pairing, seed, skill, "game")
+        output.append({"layout": name, "rows": list(board.rows), **head,
+                       "metrics": done.metrics.to_json()})
+        if not as_json:
+            click.echo(format_metrics(done.metrics, f"{name}: {words}"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+    elif records:
+        click.echo(f"game records written to {records}/", err=True)
+
+
+@click.command()
+@click.argument("layout_names", metavar="[LAYOUT]...", nargs=-1)
+@click.option("--variant", "variant_names", multiple=True, required=True,
+              help="A rules variant (TOML file or built-in name); give it twice.")
+@_lab_common
+@click.option("--json", "as_json", is_flag=True, help="JSON (a list if several layouts).")
+def compare(layout_names, variant_names, games, agents, seed, workers, as_json) -> None:
+    """Compare two rules variants on each LAYOUT (default classic) over the same seeds.
+
+    Game i of both variants has the same seed and seats, so the games are paired: the difference
+    in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
+    for reference), the score margin with a paired z test.
+
+    \b
+    Examples:
+      kiwara compare --variant classic --variant totem_1_2
+      kiwara compare president classic --variant classic --variant my-rules.toml --games 400
+    """
+    from ....lab import compare_variants
+    from ....lab.text import format_comparison
+
+    two_variants(variant_names)
+    stdin_once(LAYOUT=layout_names, **{"--variant": variant_names})
+    variants = tuple(load_variant(v) for v in variant_names)
+    names = tuple(variant_names)
+    boards = [(name, load_layout(name)) for name in layout_names or ("classic",)]
+    pairing = _lab_pairing(agents)
+    output = []
+    for name, board in boards:
+        result = compare_variants(board, variants, names, pairing, games, seed, workers)
+        output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
+                       **result.to_json()})
+        if not as_json:
+            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
+                                                 f"per variant on the same seeds (seed {seed})"))
+    if as_json:
+        click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
+
+
+def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
+    """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
+    from ....lab import choose_layouts
+    if sum((sample is not None, all_canonical, from_file is not None)) != 1:
+        raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
+    return choose_layouts(sample, all_canonical, from_file, seed)
+
+
+@click.command()
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Play N layouts sampled at random.")
+@click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
+@click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; resumed if it exists).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@_lab_common
+@_lab_skill_options
+@scheduler_option()
+@click.option("--allow-invalid", is_flag=True,
+              help="Sweep the layouts of --from FILE even if some are not valid free-play "
+                   "layouts (refused otherwise).")
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep summary as JSON.")
+def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, seed, workers, skill,
+          skill_games, scheduler, allow_invalid, as_json) -> None:
+    """Play many layouts into a results database, resumably.
+
+    Every finished game is committed at once: a sweep killed at any moment (even kill -9)
+    resumes with the same command, without losing or repeating a game, and two sweeps may share
+    one database. --seed seeds both the layout sample and the games.
+
+    \b
+    Examples:
+      kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 100
+      kiwara sweep --from shortlist.txt --db results.sqlite --agents mcts:50 --workers 2
+      kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
+    """
+    from ....lab import open_store, run_sweep
+
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
+    started = time.perf_counter()
+    boards, count = _lab_sweep_layouts(sample, all_canonical, from_file, seed)
+    choosing = time.perf_counter() - started        # (drawing a sample builds the tables)
+    if from_file is not None:
+        invalid = [i for i, board in enumerate(boards, 1)
+                   if not note_invalid(board, f"{from_file} layout {i}")]
+        if invalid and not allow_invalid:
+            raise KiwaraError(f"--from {from_file}: {plural(len(invalid), 'layout')} of "
+                              f"{len(boards)} not valid (layout {invalid[0]} first, above); "
+                              f"--allow-invalid sweeps them anyway")
+    variant, pairing = load_variant(variant_name), _lab_pairing(agents)
+    skill, n_skill = skill_pairing(skill, skill_games, games)
+    update, close = progress_bar(plural(count, "layout"))
+    with open_store(db) as store:
+        try:
+            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
+                                skill=skill, skill_games=n_skill, progress=update,
+                                layout_count=count)
+        finally:
+            close()
+        totals = store.totals()
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
+                               "database": totals}, indent=2))
+    else:
+        click.echo(summary_line(summary, "layout", scheduler)
+                   + f", after {choosing:.1f} s choosing the layouts")
+        click.echo(f"{db}: {plural(totals['layouts'], 'layout')}, "
+                   f"{plural(totals['games'], 'game')}")
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(all_metric_names()),
+              help="Metric to rank by (of every game: experiments whose game does not measure "
+                   "it are left out).")
+@click.option("--game", "game_name", type=click.Choice(game_names()),
+              help="Only experiments of this game (default: every game).")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files and printable SVG boards.")
+@click.option("--paper", metavar="a4|letter|WxH",
+              help="Paper of the exported boards (as kiwara export) [default: a4].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, paper,
+         as_json) -> None:
+    """List the best layouts (or, for Awimbawé, variants) of a results database.
+
+    --export DIR writes each layout as a layout file (rank01-layout17.txt) and a true-scale
+    printable board (rank01-layout17.svg, as kiwara export draws it).
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+      kiwara rank --db awimbawe.sqlite --by round1_leader_balance
+    """
+    from ....lab import export_layouts, open_store
+    from ....lab.text import format_ranking
+    from ....printing import Paper, PrintOptions
+
+    if paper and not export_dir:
+        raise click.UsageError("--paper only applies with --export")
+    options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
+
+    game = get_game(game_name) if game_name else None
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents, game)
+        # a filter that matches nothing is told apart from an empty database
+        everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id,
+                                "rows": list(r.layout.rows) if r.layout else None,
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values, "game": r.game, "setup": r.setup,
+                                "rules": json.loads(r.variant_rules)}
+                               for i, r in enumerate(rows, 1)], indent=2))
+    elif rows:
+        click.echo(format_ranking(rows, by))
+    elif everything:
+        pairs = sorted({(r.variant, r.agents) for r in everything})
+        wanted = " and ".join(f"{what} {value!r}" for what, value in
+                              (("game", game_name), ("variant", variant_name),
+                               ("agents", agents)) if value)
+        click.echo(f"kiwara: {db}: no layout matches {wanted}; the database holds "
+                   f"{plural(len({r.layout_id for r in everything}), 'play-tested layout')}, with "
+                   + "; ".join(f"variant {v!r}, agents {a!r}" for v, a in pairs), err=True)
+        sys.exit(EXIT_NEGATIVE)
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
+    if export_dir:
+        written = export_layouts(rows, export_dir, options)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from ....lab import open_store, render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    write_text(output, html, "the report")
+    click.echo(f"report written to {output}", err=True)
+
+
+@click.command()
+@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+              help="Race N layouts sampled at random (up to symmetry).")
+@click.option("--from", "from_file", metavar="FILE",
+              help="Race the layouts of FILE (text or JSON, - for stdin).")
+@click.option("--db", required=True, type=click.Path(dir_okay=False),
+              help="SQLite results database (created if missing; a killed race resumes).")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
+@click.option("--top", "k", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many best layouts to name.")
+@click.option("--by", "metric", default="balance", show_default=True,
+              type=click.Choice(["balance", "first_player_win_rate", "agent_a_win_rate",
+                                 "lead_change_rate"]),
+              help="What is ranked (a mean of per-game values).")
+@click.option("--ascending", is_flag=True, help="Smallest first (not with --by balance).")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, show_default=True,
+              help="Probability that a separated answer is right.")
+@click.option("--tolerance", type=click.FloatRange(min=0), default=0.05, show_default=True,
+              help="A named layout may be this much worse than the true k-th best "
+                   "(on the metric's scale; balance 0.05 = 0.025 of win rate).")
+@click.option("--budget", type=click.IntRange(min=1),
+              help="Stop after this many games in all, separated or not.")
+@click.option("--first-round", type=click.IntRange(min=1), default=32, show_default=True,
+              help="Games every layout plays before any is dropped.")
+@click.option("--agents", default="greedy,greedy", show_default=True,
+              help="Agent A,agent B (one spec plays itself).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed of the sample and the games.")
+@click.option("--workers", "-j", type=click.IntRange(min=1),
+              help="Worker processes (default: number of cores).")
+@scheduler_option()
+@click.option("--json", "as_json", is_flag=True, help="The race's outcome as JSON.")
+def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, tolerance, budget,
+         first_round, agents, seed, workers, scheduler, as_json) -> None:
+    """Name the best layouts with a stated confidence, playing games only where they decide.
+
+    Plays rounds of games, drops layouts whose interval is clearly worse, and stops when the
+    top k are separated (exit 0) or the game budget is spent (exit 1: the answer has no
+    guarantee). Every game goes into --db like a sweep's, so a killed race (even kill -9) resumes
+    with the same command, replaying its rounds from the stored games; rank and report read it.
+
+    \b
+    Examples:
+      kiwara race --sample 500 --seed 1 --db race.sqlite --top 10
+      kiwara race --from shortlist.txt --db race.sqlite --top 3 --tolerance 0.02 --budget 200000
+      kiwara race --sample 2000 --db big.sqlite --scheduler tcp://10.0.0.5:8786 --json
+    """
+    from ....lab import open_store
+    from ....lab.race_lab import race_layouts
+    from ....lab.text import format_race
+
+    stdin_once(**{"--from": from_file, "--variant": variant_name})
+    if sample is None and from_file is None:
+        raise click.UsageError("choose --sample N or --from FILE")
+    boards, _ = _lab_sweep_layouts(sample, False, from_file, seed)
+    variant = load_variant(variant_name)
+    draw = sys.stderr.isatty() and not as_json
+
+    def progress(state) -> None:
+        if draw:
+            undecided = len(state.undecided())
+            click.echo(f"\rround {state.round}: {state.games:,} games, {undecided} layouts "
+                       f"undecided   ", err=True, nl=False)
+
+    with open_store(db) as store:
+        outcome = race_layouts(store, boards, variant, _lab_pairing(agents), k, metric, ascending,
+                               confidence, tolerance, budget, seed, workers, scheduler,
+                               first_round=first_round, progress=progress)
+    if draw:
+        click.echo("", err=True)
+    if as_json:
+        click.echo(json.dumps(outcome.to_json(), indent=2))
+    else:
+        click.echo(format_race(outcome))
+    if not outcome.result.separated:
+        raise SystemExit(EXIT_NEGATIVE)
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--metric", default="first_player_win_rate", show_default=True,
+              type=click.Choice(metric_names()), help="The per-layout metric to explain.")
+@click.option("--feature", "features", multiple=True, metavar="NAME",
+              help="A layout feature to fit (repeatable; default: all of rivers, mean_degree, "
+                   "max_degree, articulations, nines, threes, longest_border).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def explain(db, metric, features, variant_name, agents, as_json) -> None:
+    """Which board shapes make a metric move: a regression over the layouts of a database.
+
+    Weighted least squares of the metric (default: the first-player win rate) on the layouts'
+    standardised features (territory graph, rivers, size mix), weighted by games, with robust
+    95 % intervals; effects whose interval excludes 0 are marked. Needs statsmodels
+    (pip install 'kiwara-designer[stats]').
+
+    \b
+    Examples:
+      kiwara explain --db results.sqlite
+      kiwara explain --db results.sqlite --metric decisiveness --feature rivers --feature nines
+    """
+    from ....lab import open_store
+    from ..explain import explain as fit, format_explanation
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        result = fit(store, metric, tuple(features), variant_name, agents)
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else format_explanation(result))

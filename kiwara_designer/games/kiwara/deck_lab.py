@@ -1,0 +1,229 @@
+"""The reinforcement deck's questions, answered with intervals: what is each card worth, how many
+handicap cards bring a weaker agent level with a stronger one, and is the deck fairer than the
+Okapi alone.
+
+Every game is played from a fixed deck order drawn from the seed (agents never see it: they
+search what their player may know), so the games of two arms can be paired: the same seed gives
+the same order, the same agents' random choices and the same layout, and only the thing asked
+about differs. Seats alternate from game to game so that the first player's advantage cancels.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
+
+from ...agents import make_agent, play_match
+from ...core.workers import parallel_map
+from . import KIWARA, KiwaraVariant, new_game
+from .layout import Layout
+from ...lab.matches import PlaytestError
+from ...core.stats import Proportion, Summary, proportion, summarise
+
+
+def _game_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def _play(task) -> tuple[tuple[int, int], int | None, dict[str, int]]:
+    """One game (this may run in a worker): the final totals, the winner and, for each card
+    used, the move number (1 for the opening) of its first use."""
+    layout, variant, order, specs, seed = task
+    agents = [make_agent(spec, KIWARA) for spec in specs]    # refuses a cheat seeing the order
+    final, moves = play_match(new_game(layout, variant, order), agents, random.Random(seed))
+    uses: dict[str, int] = {}
+    for number, move in enumerate(moves, start=1):
+        if move.is_card:
+            uses.setdefault(move.card, number)
+    scoring = final.scoring()
+    return scoring.totals, scoring.winner, uses
+
+
+def _result(winner: int | None, seat: int) -> float:
+    """1 for a win of ``seat``, ½ for a draw, 0 for a loss."""
+    return 0.5 if winner is None else float(winner == seat)
+
+
+def _deck_variant(variant: KiwaraVariant | None, deck: Any) -> KiwaraVariant:
+    base = variant or KiwaraVariant()
+    return replace(base, reinforcement="deck", deck=deck if deck is not None else base.deck,
+                   handicap=(0, 0))
+
+
+def _check(layouts: Sequence[Layout], games: int) -> None:
+    if not layouts:
+        raise PlaytestError("no layout to play on")
+    if games < 1:
+        raise PlaytestError(f"games must be at least 1, got {games}")
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """One card's worth to its holder, from paired games with and without it in hand from the
+    start: ``points`` is the holder's margin with it minus without (per pair), ``win_with`` and
+    ``win_without`` the holder's score rates (draws half), ``win_change`` the paired difference."""
+
+    name: str
+    effect: str
+    points: Summary
+    win_with: Proportion
+    win_without: Proportion
+    win_change: Summary
+    used: Proportion          # games where the holder used it (an action card)
+    used_at: Summary          # the move number of its use, in the games where it was used
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "effect": self.effect, "points": self.points.to_json(),
+                "win_with": self.win_with.to_json(), "win_without": self.win_without.to_json(),
+                "win_change": self.win_change.to_json(), "used": self.used.to_json(),
+                "used_at": self.used_at.to_json()}
+
+
+def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", "greedy"), *,
+                games: int = 100, seed: int = 0, variant: KiwaraVariant | None = None,
+                deck: Any = None, cards: Iterable[str] | None = None,
+                workers: int | None = 1) -> list[CardValue]:
+    """Each card's worth (of ``cards``, default every distinct card of the deck), from ``games``
+    pairs per card. In pair i the holder sits in seat i mod 2 and holds the card from the start
+    (dealt as a one-card handicap); its twin is the same game without that card in the deck.
+    The rest of the deck is in the same seeded order in both, so the Okapi moment draws alike."""
+    _check(layouts, games)
+    base = _deck_variant(variant, deck)
+    all_cards = list(base.cards)
+    names = list(dict.fromkeys(c.name for c in all_cards)) if cards is None else list(cards)
+    unknown = [n for n in names if n not in {c.name for c in all_cards}]
+    if unknown:
+        raise PlaytestError(f"no card {unknown[0]!r} in the deck (cards: "
+                            f"{', '.join(dict.fromkeys(c.name for c in all_cards))})")
+    results = []
+    for name in names:
+        card = next(c for c in all_cards if c.name == name)
+        rest = list(all_cards)
+        rest.remove(card)
+        without = replace(base, deck=tuple(rest))
+        tasks, holders = [], []
+        for i in range(games):
+            game_seed = _game_seed(seed, i)
+            order = [c.name for c in random.Random(game_seed).sample(rest, len(rest))]
+            holder = i % 2
+            with_card = replace(base, handicap=(1, 0) if holder == 0 else (0, 1))
+            layout = layouts[i % len(layouts)]
+            tasks += [(layout, with_card, [name] + order, agents, game_seed),
+                      (layout, without, order, agents, game_seed)]
+            holders.append(holder)
+        played = list(parallel_map(_play, tasks, workers))
+        margins, changes, with_score, without_score, used_at = [], [], 0.0, 0.0, []
+        for i, holder in enumerate(holders):
+            (totals_a, winner_a, used_a), (totals_b, winner_b, _) = played[2 * i], played[2 * i + 1]
+            margin_a = totals_a[holder] - totals_a[1 - holder]
+            margin_b = totals_b[holder] - totals_b[1 - holder]
+            margins.append(margin_a - margin_b)
+            a, b = _result(winner_a, holder), _result(winner_b, holder)
+            with_score, without_score = with_score + a, without_score + b
+            changes.append(a - b)
+            if name in used_a:
+                used_at.append(used_a[name])
+        results.append(CardValue(name, card.effect, summarise(margins),
+                                 proportion(with_score, games), proportion(without_score, games),
+                                 summarise(changes, within=(-1.0, 1.0)),   # a change of rate
+                                 proportion(len(used_at), games), summarise(used_at)))
+    return results
+
+
+@dataclass(frozen=True)
+class HandicapLevel:
+    """The weaker agent's results when it starts with ``cards`` handicap cards."""
+
+    cards: int
+    weaker_score: Proportion      # wins + draws / 2
+    margin: Summary               # weaker's total minus stronger's
+
+    def to_json(self) -> dict:
+        return {"cards": self.cards, "weaker_score": self.weaker_score.to_json(),
+                "margin": self.margin.to_json()}
+
+
+def handicap_calibration(layouts: Sequence[Layout], weaker: str, stronger: str, *,
+                         handicaps: Sequence[int] = (0, 1, 2), games: int = 100, seed: int = 0,
+                         variant: KiwaraVariant | None = None, deck: Any = None,
+                         workers: int | None = 1) -> list[HandicapLevel]:
+    """How the weaker agent fares against the stronger one with each number of handicap cards,
+    dealt from the top of a deck shuffled from the seed (the same order for every level, so
+    the levels' games are paired); the weaker agent sits in seat i mod 2 in game i."""
+    _check(layouts, games)
+    base = _deck_variant(variant, deck)
+    all_cards = list(base.cards)
+    if max(handicaps, default=0) > len(all_cards) or min(handicaps, default=0) < 0:
+        raise PlaytestError(f"handicaps must be 0 to {len(all_cards)} cards (the deck's size), "
+                            f"got {list(handicaps)}")
+    levels = []
+    for k in handicaps:
+        tasks = []
+        for i in range(games):
+            game_seed = _game_seed(seed, i)
+            order = [c.name for c in random.Random(game_seed).sample(all_cards, len(all_cards))]
+            seat = i % 2
+            specs = (weaker, stronger) if seat == 0 else (stronger, weaker)
+            level = replace(base, handicap=(k, 0) if seat == 0 else (0, k))
+            tasks.append((layouts[i % len(layouts)], level, order, specs, game_seed))
+        score, margins = 0.0, []
+        for i, (totals, winner, _) in enumerate(parallel_map(_play, tasks, workers)):
+            seat = i % 2
+            score += _result(winner, seat)
+            margins.append(totals[seat] - totals[1 - seat])
+        levels.append(HandicapLevel(k, proportion(score, games), summarise(margins)))
+    return levels
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """First-player advantage and decisiveness of one rule set."""
+
+    rules: str
+    first_score: Proportion       # the first player's wins + draws / 2
+    draws: Proportion
+    margin: Summary               # |first − second|: how decisive the games are
+
+    def to_json(self) -> dict:
+        return {"rules": self.rules, "first_score": self.first_score.to_json(),
+                "draws": self.draws.to_json(), "margin": self.margin.to_json()}
+
+
+def fairness(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", "greedy"), *,
+             games: int = 100, seed: int = 0, variant: KiwaraVariant | None = None,
+             workers: int | None = 1) -> Fairness:
+    """First-player score rate, draw rate and mean absolute margin of ``games`` games of the
+    agents on the layouts (game i on layout i mod n), under ``variant``; a deck variant's order
+    is shuffled from the game's seed."""
+    _check(layouts, games)
+    variant = variant or KiwaraVariant()
+    tasks = []
+    for i in range(games):
+        game_seed = _game_seed(seed, i)
+        order = None
+        if variant.deck_game:
+            cards = list(variant.cards)
+            order = [c.name for c in random.Random(game_seed).sample(cards, len(cards))]
+        tasks.append((layouts[i % len(layouts)], variant, order, agents, game_seed))
+    first, draws, margins = 0.0, 0, []
+    for totals, winner, _ in parallel_map(_play, tasks, workers):
+        first += _result(winner, 0)
+        draws += winner is None
+        margins.append(abs(totals[0] - totals[1]))
+    return Fairness(variant.name, proportion(first, games), proportion(draws, games),
+                    summarise(margins))
+
+
+def deck_versus_okapi(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", "greedy"),
+                      *, games: int = 100, seed: int = 0, variant: KiwaraVariant | None = None,
+                      deck: Any = None, workers: int | None = 1) -> tuple[Fairness, Fairness]:
+    """:func:`fairness` under the Okapi alone and under the deck, with the same seeds."""
+    base = variant or KiwaraVariant()
+    okapi = replace(base, reinforcement="okapi", handicap=(0, 0), name=f"{base.name} (okapi)")
+    with_deck = replace(_deck_variant(base, deck), name=f"{base.name} (deck)")
+    return (fairness(layouts, agents, games=games, seed=seed, variant=okapi, workers=workers),
+            fairness(layouts, agents, games=games, seed=seed, variant=with_deck, workers=workers))
+
+
+__all__ = ["CardValue", "Fairness", "HandicapLevel", "card_values", "deck_versus_okapi",
+           "fairness", "handicap_calibration"]

@@ -1,0 +1,159 @@
+"""What makes a board fair? A regression of a per-layout metric (default: the first-player win
+rate) on the shape of the layouts of a results store: its territory graph (borders, articulation
+territories), its rivers and its size mix.
+
+The fit is weighted least squares (weights: the layout's games, since a rate measured on more
+games is known better) with heteroscedasticity-robust (HC1) standard errors, done by statsmodels
+(an optional dependency: ``pip install 'kiwara-designer[stats]'``). Each feature is standardised,
+so an effect reads "the metric moves this much per standard deviation of the feature (with the
+others held fixed)", comparable across features; its 95 % interval and p-value say whether it
+matters beyond the noise of the games.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Callable
+
+from ...core.errors import KiwaraError
+from .layout import Layout
+from ...lab.store import Store, StoreError
+
+
+class ExplainError(KiwaraError):
+    """A regression that cannot be fitted (too few layouts, statsmodels missing)."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    description: str
+    value: Callable[[Layout], float]
+
+
+def _degrees(layout: Layout) -> list[int]:
+    return list(layout.descriptors().degrees.values())
+
+
+FEATURES = {f.name: f for f in (
+    Feature("rivers", "river segments on the board", lambda l: len(l.river_edges())),
+    Feature("mean_degree", "territories a territory borders, on average",
+            lambda l: statistics.fmean(_degrees(l))),
+    Feature("max_degree", "most territories one territory borders", lambda l: max(_degrees(l))),
+    Feature("articulations", "territories whose removal cuts the others apart",
+            lambda l: len(l.descriptors().articulation_territories)),
+    Feature("nines", "territories of 9 cells", lambda l: l.size_mix.count(9)),
+    Feature("threes", "territories of 3 cells", lambda l: l.size_mix.count(3)),
+    Feature("longest_border", "most river segments around one territory",
+            lambda l: max(l.descriptors().river_lengths.values())),
+)}
+
+
+@dataclass(frozen=True)
+class Effect:
+    feature: str
+    description: str
+    mean: float               # of the feature across the layouts
+    sd: float
+    per_sd: float             # change of the metric per standard deviation of the feature
+    low: float                # 95 % interval of per_sd
+    high: float
+    p_value: float
+
+    @property
+    def clear(self) -> bool:
+        """The interval excludes zero."""
+        return self.low > 0 or self.high < 0
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__, clear=self.clear)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    metric: str
+    layouts: int
+    games: int
+    mean: float               # weighted mean of the metric (the intercept: an average layout)
+    mean_low: float
+    mean_high: float
+    r_squared: float
+    effects: tuple[Effect, ...]          # largest |per_sd| first
+    dropped: tuple[str, ...]             # features that do not vary across these layouts
+
+    def to_json(self) -> dict:
+        return {"metric": self.metric, "layouts": self.layouts, "games": self.games,
+                "mean": self.mean, "mean_low": self.mean_low, "mean_high": self.mean_high,
+                "r_squared": self.r_squared, "effects": [e.to_json() for e in self.effects],
+                "dropped": list(self.dropped),
+                "method": "weighted least squares (weights: games), HC1 robust standard errors, "
+                          "standardised features"}
+
+
+def _statsmodels():
+    try:
+        import numpy
+        import statsmodels.api as sm
+    except ImportError:
+        raise ExplainError("kiwara explain needs statsmodels: pip install "
+                           "'kiwara-designer[stats]'") from None
+    return numpy, sm
+
+
+def explain(store: Store, metric: str = "first_player_win_rate", features: tuple[str, ...] = (),
+            variant: str | None = None, agents: str | None = None) -> Explanation:
+    """Fit ``metric`` of every play-tested layout in ``store`` (one variant and pairing, as
+    ``rank`` filters) against the layout ``features`` (default: all of :data:`FEATURES`)."""
+    names = features or tuple(FEATURES)
+    unknown = [n for n in names if n not in FEATURES]
+    if unknown:
+        raise ExplainError(f"unknown feature {unknown[0]!r}; choose from {', '.join(FEATURES)}")
+    rows = [r for r in store.ranked(metric, variant=variant, agents=agents)
+            if r.values.get(metric) is not None and r.games > 0 and r.layout is not None]
+    pairings = {(r.variant, r.agents) for r in rows}
+    if len(pairings) > 1:
+        raise ExplainError(f"{store.path} holds several variants or pairings "
+                           f"({', '.join(sorted(f'{v} {a}' for v, a in pairings))}); choose one "
+                           f"with --variant and --agents")
+    columns = {n: [float(FEATURES[n].value(r.layout)) for r in rows] for n in names}
+    dropped = tuple(n for n in names if len(set(columns[n])) < 2)
+    kept = [n for n in names if n not in dropped]
+    if len(rows) < len(kept) + 3:
+        raise ExplainError(f"{store.path}: {len(rows)} layouts with {metric} measured; a fit of "
+                           f"{len(kept)} features needs at least {len(kept) + 3} (sweep more)")
+    numpy, sm = _statsmodels()
+    means = {n: statistics.fmean(columns[n]) for n in kept}
+    sds = {n: statistics.stdev(columns[n]) for n in kept}
+    x = numpy.column_stack([[(v - means[n]) / sds[n] for v in columns[n]] for n in kept]
+                           ) if kept else numpy.empty((len(rows), 0))
+    x = sm.add_constant(x, has_constant="add")
+    y = numpy.array([float(r.values[metric]) for r in rows])
+    weights = numpy.array([float(r.games) for r in rows])
+    fit = sm.WLS(y, x, weights=weights).fit(cov_type="HC1")
+    ci = fit.conf_int(0.05)
+    effects = [Effect(n, FEATURES[n].description, means[n], sds[n], float(fit.params[i + 1]),
+                      float(ci[i + 1][0]), float(ci[i + 1][1]), float(fit.pvalues[i + 1]))
+               for i, n in enumerate(kept)]
+    effects.sort(key=lambda e: -abs(e.per_sd))
+    r2 = float(fit.rsquared)
+    return Explanation(metric, len(rows), sum(r.games for r in rows), float(fit.params[0]),
+                       float(ci[0][0]), float(ci[0][1]), r2 if math.isfinite(r2) else 0.0,
+                       tuple(effects), dropped)
+
+
+def format_explanation(e: Explanation) -> str:
+    lines = [f"{e.metric} of {e.layouts} layouts ({e.games:,} games), weighted least squares on "
+             f"standardised features, HC1 robust 95 % intervals",
+             f"  average layout: {e.mean:.3f} [{e.mean_low:.3f}, {e.mean_high:.3f}]; "
+             f"R² = {e.r_squared:.3f}",
+             f"  {'feature':<15}{'mean':>7}{'sd':>7}   {'effect per sd':>13}  "
+             f"{'95 % interval':<18} {'p':>8}"]
+    for f in e.effects:
+        mark = "  *" if f.clear else ""
+        lines.append(f"  {f.feature:<15}{f.mean:7.2f}{f.sd:7.2f}   {f.per_sd:+13.4f}  "
+                     f"[{f.low:+.4f}, {f.high:+.4f}] {f.p_value:8.3g}{mark}")
+    lines.append("  * the interval excludes 0: the feature matters beyond the games' noise")
+    if e.dropped:
+        lines.append(f"  not varying in these layouts, left out: {', '.join(e.dropped)}")
+    return "\n".join(lines)

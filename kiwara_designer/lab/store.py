@@ -1,0 +1,623 @@
+"""The results store: one SQLite file (stdlib ``sqlite3``) holding every game of every sweep.
+
+Safety, which is the point of this module:
+
+* every finished game is inserted in its own transaction, keyed UNIQUE by (setup, variant,
+  agents, game index) with ``INSERT OR IGNORE``: a game is either wholly stored or not at all,
+  and a game stored twice (two sweeps racing, or a resumed sweep) is kept once;
+* WAL journal with ``synchronous=NORMAL``: a committed game survives the process being killed at
+  any instant (``kill -9``); only a power cut may lose the last few commits, never corrupt the file;
+* a busy timeout, so two sweeps on one database wait for each other's short write transactions
+  instead of failing.
+
+An experiment is (setup, variant, agent pairing). A setup is what a game starts from beside its
+rules, stored under its game's name and the game's key for it (``Game.setup_key``: a Kiwara
+layout's form up to the half-turn; ``deals`` for Awimbawé matches dealt from their seeds), in the
+table still called ``layouts``, whose other columns describe a setup that is a board layout.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Collection
+
+from ..core.game import Game
+from ..core.errors import KiwaraError
+from ..games.kiwara.formats import parse_text
+from ..games.kiwara.layout import Layout
+from .matches import GameResult, Pairing, resolve_game
+from .metrics import Metrics, all_metric_names, compute_metrics, metric_names
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 60_000
+ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
+                      "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS layouts (     -- setups (of any game), a historical name
+    id INTEGER PRIMARY KEY,
+    canonical TEXT,                        -- a layout: rows of its game form, joined by newlines
+    width INTEGER, height INTEGER,         -- these columns describe a setup that is a layout
+    size_mix TEXT,                         -- e.g. "3,3,5,5,7,7"
+    rivers INTEGER,                        -- river segments (sticks) on the board
+    degree_sequence TEXT,                  -- territories each borders, smallest first: "2,2,3,3"
+    articulations INTEGER,                 -- territories whose removal cuts the others apart
+    descriptors TEXT,                      -- JSON of Layout.descriptors()
+    game TEXT,                             -- registered game name (files from before: kiwara)
+    setup TEXT                             -- Game.setup_key(setup), unique per game
+);
+CREATE TABLE IF NOT EXISTS variants (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    spec TEXT NOT NULL UNIQUE              -- JSON of the rule parameters that differ from classic
+);
+CREATE TABLE IF NOT EXISTS agent_configs (
+    id INTEGER PRIMARY KEY,
+    agent_a TEXT NOT NULL, agent_b TEXT NOT NULL,
+    UNIQUE (agent_a, agent_b)
+);
+CREATE TABLE IF NOT EXISTS games (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    game_index INTEGER NOT NULL,
+    master_seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,                 -- derived from master_seed and game_index
+    a_seat INTEGER NOT NULL,               -- 0: agent A opened with the totem
+    winner INTEGER,                        -- seat 0 / 1, NULL for a draw
+    score_first REAL NOT NULL, score_second REAL NOT NULL,
+    plies INTEGER NOT NULL, decisions INTEGER NOT NULL, branching REAL NOT NULL,
+    lead_changes INTEGER NOT NULL, decisiveness REAL,
+    okapi INTEGER,                         -- LEGACY_STATS: Kiwara's statistics, the only ones
+    control TEXT NOT NULL,                 -- files written before the stats column held (JSON
+    control_changes TEXT NOT NULL,         -- lists for control and control_changes)
+    seconds REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    stats TEXT,                            -- JSON of the game's own statistics (GameResult.stats)
+    UNIQUE (layout_id, variant_id, agents_id, game_index)
+);
+CREATE TABLE IF NOT EXISTS experiments (   -- what a sweep set out to measure
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),   -- stronger,weaker pairing, if any
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+CREATE TABLE IF NOT EXISTS metric_summaries (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),
+    games INTEGER NOT NULL, skill_games INTEGER NOT NULL,
+    score REAL NOT NULL,
+    vals TEXT NOT NULL,                    -- JSON {metric name: number}, for rank --by
+    metrics TEXT NOT NULL,                 -- JSON of every metric with its interval
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and outcome
+    id INTEGER PRIMARY KEY,
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    master_seed INTEGER NOT NULL,
+    settings TEXT NOT NULL,                -- JSON: metric, k, delta, tolerance, schedule, budget
+    layouts TEXT NOT NULL,                 -- JSON list of the raced layout ids, sorted
+    result TEXT NOT NULL,                  -- JSON: named layouts, stop reason, every arm's fate
+    finished_at REAL NOT NULL,
+    UNIQUE (variant_id, agents_id, master_seed, settings, layouts)
+);
+"""
+
+
+# Columns added since the first files were written: added to such a file when it is opened
+# (never renamed, so older files keep being read).
+ADDED_COLUMNS = {"layouts": ("degree_sequence TEXT", "articulations INTEGER", "descriptors TEXT",
+                             "game TEXT", "setup TEXT"),
+                 "games": ("stats TEXT",)}
+# Files from before the game and setup columns held Kiwara layouts only, keyed by canonical.
+OLDER_GAME = "kiwara"
+# Before the stats column, a game's statistics lived in these columns (Kiwara's, JSON for lists);
+# they are still filled from stats, so an older kiwara reads newer files too.
+LEGACY_STATS = ("okapi", "control", "control_changes")
+
+
+class StoreError(KiwaraError):
+    """A results database that cannot be opened or does not hold what was asked."""
+
+
+def layout_key(layout: Layout) -> str:
+    """The layout's game form (up to the half-turn): a mirror image is another game. Stores
+    written when the key was the four-symmetry form stay valid: that form is its own game form."""
+    return "\n".join(layout.canonical_game().rows)
+
+
+def game_named(name: str, given: Game | None = None) -> Game:
+    """The game called ``name``: ``given`` if that is its name (a game outside the registry,
+    such as the tests' toy), else the registered one."""
+    if given is not None and given.name == name:
+        return given
+    from ..core.game import GameNotFoundError, get_game
+    try:
+        return get_game(name)
+    except GameNotFoundError:
+        raise StoreError(f"the store holds games of {name!r}, which this kiwara does not know"
+                         ) from None
+
+
+def variant_identity(variant: Any) -> tuple[str, str]:
+    """(name, spec): the spec is the JSON of the rules that differ from the defaults, so two
+    variant files with the same rules are one variant in the store."""
+    name = str(getattr(variant, "name", "") or "classic")
+    if hasattr(variant, "to_dict"):
+        table = variant.to_dict(only_changes=True)
+    elif dataclasses.is_dataclass(variant):
+        table = {k: v for k, v in dataclasses.asdict(variant).items() if k != "name"}
+    else:
+        table = {"repr": repr(variant)}
+    return name, json.dumps(table, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Ids of one (setup, variant, pairing) in a store (``layout_id``: the setup's, as the
+    column is named)."""
+
+    layout_id: int
+    variant_id: int
+    agents_id: int
+
+
+@dataclass(frozen=True)
+class RankedExperiment:
+    """One summarised experiment. ``layout``, ``rivers`` and ``size_mix`` only when its setup
+    is a board layout (None otherwise); ``variant_rules`` is the JSON of its rules that differ
+    from its game's defaults."""
+
+    layout: Layout | None
+    layout_id: int
+    variant: str
+    agents: str
+    games: int
+    rivers: int | None
+    size_mix: str | None
+    score: float
+    values: dict
+    metrics: dict
+    game: str = OLDER_GAME
+    setup: str = ""
+    variant_rules: str = "{}"
+
+
+class Store:
+    """A results database. Open one per process (``sqlite3`` connections do not cross processes)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        # SQLite answers "database is locked" at once, without waiting on the busy timeout, in a
+        # few moments of opening (another process switching the file to WAL, or the last
+        # connection cleaning up as it closes): two sweeps started together on one new database
+        # hit it. Opening is retried until the busy timeout instead.
+        deadline, pause = time.monotonic() + BUSY_TIMEOUT_MS / 1000, 0.01
+        self.db: sqlite3.Connection | None = None
+        while True:
+            try:
+                mode, version = self._open()
+                break
+            except sqlite3.OperationalError as exc:
+                if self.db is not None:
+                    self.db.close()
+                busy = str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_BUSY")
+                if busy and time.monotonic() < deadline:
+                    time.sleep(pause)
+                    pause = min(2 * pause, 0.5)
+                    continue
+                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+        if mode.lower() != "wal":
+            raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
+        if version and str(version[0]) != str(SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
+                             f"version {SCHEMA_VERSION}")
+        self._add_columns()
+        self._check_columns()
+        self._key_setups()
+
+    def _open(self) -> tuple[str, Any]:
+        """Connect, create the tables if new; the journal mode and the stored schema version."""
+        self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                  isolation_level=None)   # we issue BEGIN / COMMIT ourselves
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._refuse_foreign_database()   # before anything is written into it
+        mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        with self.transaction():
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self.db.execute(statement)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                            (str(SCHEMA_VERSION),))
+        version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        self._check_seeding()
+        return mode, version
+
+    def _add_columns(self) -> None:
+        tables = self._tables()
+        with self.transaction() as db:
+            for table, columns in ADDED_COLUMNS.items():
+                for column in columns:
+                    if table in tables and column.split()[0] not in tables[table]:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+    def _key_setups(self) -> None:
+        with self.transaction() as db:
+            self._key_older_layouts(db)
+            db.execute("CREATE UNIQUE INDEX IF NOT EXISTS setup_key ON layouts (game, setup)")
+        # Files from before kept a layout's columns NOT NULL (SQLite cannot relax that): they
+        # go on holding Kiwara layouts, and a setup of another game needs a newer file.
+        self.any_game = not any(r[1] == "canonical" and r[3] for r in self.db.execute(
+            "PRAGMA table_info(layouts)"))
+
+    @staticmethod
+    def _key_older_layouts(db: sqlite3.Connection) -> None:
+        """Key the layouts written without a game (by an older kiwara) as Kiwara's."""
+        db.execute("UPDATE layouts SET game = ?, setup = canonical WHERE game IS NULL",
+                   (OLDER_GAME,))
+
+    def _tables(self) -> dict[str, set[str]]:
+        names = [r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {name: {r[1] for r in self.db.execute(f'PRAGMA table_info("{name}")')}
+                for name in names}
+
+    def _refuse_foreign_database(self) -> None:
+        """An SQLite file of some other program is refused untouched (sweep would otherwise add
+        our tables to it, and rank and report fail on its tables of the same names)."""
+        tables = self._tables()
+        if tables and not ("meta" in tables and self.db.execute(
+                "SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone()):
+            raise StoreError(f"{self.path}: not a kiwara results database (it holds tables "
+                             f"{', '.join(sorted(tables))})")
+
+    def _check_seeding(self) -> None:
+        """Games are seeded in seat-swapped pairs (games 2j and 2j + 1 share a seed). A database
+        whose games were seeded one by one, as before, is still read (rank, report), but no game
+        is added to it: a resumed sweep would mix the two seedings."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'game_seeding'").fetchone()
+        self.paired_seeding = bool(row) or not self.db.execute(
+            "SELECT 1 FROM games LIMIT 1").fetchone()
+        if self.paired_seeding and not row:
+            with self.transaction() as db:
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('game_seeding', 'seat-swapped pairs')")
+
+    def require_paired_seeding(self) -> None:
+        if not self.paired_seeding:
+            raise StoreError(f"{self.path}: its games were seeded one by one, before games were "
+                             f"played in seat-swapped pairs; it can be ranked and reported, but "
+                             f"new games need a new database")
+
+    def _check_columns(self) -> None:
+        expected = _schema_columns()
+        tables = self._tables()
+        for name, columns in expected.items():
+            missing = columns - tables.get(name, set())
+            if missing:
+                raise StoreError(f"{self.path}: not a kiwara results database: table {name!r} "
+                                 f"lacks columns {', '.join(sorted(missing))}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, kind, value, tb) -> None:
+        self.close()
+        # The machine's fault (disk full, locked past the busy timeout, I/O error), not a bug:
+        # one line naming the file. Every committed game is safe; a rerun resumes.
+        if isinstance(value, sqlite3.Error) and str(
+                getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
+            raise StoreError(f"{self.path}: {value} (stored games are kept; rerun to resume)"
+                             ) from None
+
+    # -- transactions ---------------------------------------------------------------------------
+    class _Transaction:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self):
+            # IMMEDIATE takes the write lock at once, so two writers queue on the busy timeout
+            # instead of deadlocking on a read-to-write upgrade
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind, value, tb) -> None:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def transaction(self) -> "_Transaction":
+        return Store._Transaction(self.db)
+
+    # -- registration --------------------------------------------------------------------------
+    def _get_or_insert(self, select: str, insert: str, key: tuple, values: tuple) -> int:
+        row = self.db.execute(select, key).fetchone()
+        if row:
+            return row[0]
+        with self.transaction() as db:
+            db.execute(insert, values)
+        return self.db.execute(select, key).fetchone()[0]
+
+    def setup_id(self, setup: Any, game: Game | None = None) -> int:
+        """The id of ``setup`` of ``game`` (default: the default game), registered if new. A
+        setup that is a :class:`Layout` is described by the layout columns too (rank, report
+        and explain read them); no other game needs them."""
+        game = resolve_game(game)
+        key = game.setup_key(setup)
+        select = "SELECT id FROM layouts WHERE game = ? AND setup = ?"
+        row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:
+            self._insert_setup(game, key, game.setup_from_key(key))
+            row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:       # an older kiwara inserted it meanwhile, without game and key
+            with self.transaction() as db:
+                self._key_older_layouts(db)
+            row = self.db.execute(select, (game.name, key)).fetchone()
+        if row is None:       # a file from before, where a layout is stored once for one game
+            raise StoreError(f"{self.path}: written by an older kiwara, which stores a layout "
+                             f"for one game only; {game.name} on this layout needs a new database")
+        setup_id = row[0]
+        if isinstance(setup, Layout) and self.db.execute(
+                "SELECT descriptors IS NULL FROM layouts WHERE id = ?", (setup_id,)).fetchone()[0]:
+            with self.transaction() as db:     # a layout stored before descriptors were
+                db.execute("UPDATE layouts SET degree_sequence = ?, articulations = ?, "
+                           "descriptors = ? WHERE id = ?", (*_shape(setup), setup_id))
+        return setup_id
+
+    def _insert_setup(self, game: Game, key: str, setup: Any) -> None:
+        columns: dict[str, Any] = {"game": game.name, "setup": key}
+        if isinstance(setup, Layout):
+            columns.update(zip(("canonical", "width", "height", "size_mix", "rivers",
+                                "degree_sequence", "articulations", "descriptors"),
+                               (layout_key(setup), setup.grid.width, setup.grid.height,
+                                ",".join(map(str, setup.size_mix)), len(setup.river_edges()),
+                                *_shape(setup))))
+        elif not self.any_game:
+            raise StoreError(f"{self.path}: written by an older kiwara for Kiwara layouts only; "
+                             f"{game.name} experiments need a new database")
+        with self.transaction() as db:
+            db.execute(f"INSERT OR IGNORE INTO layouts ({', '.join(columns)}) "
+                       f"VALUES ({', '.join('?' * len(columns))})", tuple(columns.values()))
+
+    def variant_id(self, variant: Any) -> int:
+        name, spec = variant_identity(variant)
+        return self._get_or_insert("SELECT id FROM variants WHERE spec = ?",
+                                   "INSERT OR IGNORE INTO variants (name, spec) VALUES (?, ?)",
+                                   (spec,), (name, spec))
+
+    def agents_id(self, pairing: Pairing) -> int:
+        return self._get_or_insert(
+            "SELECT id FROM agent_configs WHERE agent_a = ? AND agent_b = ?",
+            "INSERT OR IGNORE INTO agent_configs (agent_a, agent_b) VALUES (?, ?)",
+            (pairing.a, pairing.b), (pairing.a, pairing.b))
+
+    def experiment(self, setup: Any, variant: Any, pairing: Pairing,
+                   game: Game | None = None) -> Experiment:
+        """The experiment of ``pairing`` playing ``game`` (default: the default game) from
+        ``setup`` under ``variant``, registered if new. A variant's rules are read by the game
+        of the setup it is played on (the variants table is shared by every game)."""
+        return Experiment(self.setup_id(setup, game), self.variant_id(variant),
+                          self.agents_id(pairing))
+
+    # -- games ---------------------------------------------------------------------------------
+    def stored_indices(self, exp: Experiment) -> set[int]:
+        rows = self.db.execute(
+            "SELECT game_index FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ?",
+            (exp.layout_id, exp.variant_id, exp.agents_id))
+        return {r[0] for r in rows}
+
+    def master_seeds(self, exp: Experiment) -> set[int]:
+        rows = self.db.execute(
+            "SELECT DISTINCT master_seed FROM games WHERE layout_id = ? AND variant_id = ? "
+            "AND agents_id = ?", (exp.layout_id, exp.variant_id, exp.agents_id))
+        return {r[0] for r in rows}
+
+    def add_game(self, exp: Experiment, master_seed: int, game: GameResult) -> bool:
+        """Store one finished game in its own transaction; False if it was already stored."""
+        self.require_paired_seeding()
+        stats = dict(game.stats)
+        legacy = (stats.get("okapi"), json.dumps(list(stats.get("control", ()))),
+                  json.dumps(list(stats.get("control_changes", ()))))
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO games (layout_id, variant_id, agents_id, game_index, "
+                "master_seed, seed, a_seat, winner, score_first, score_second, plies, decisions, "
+                "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
+                "finished_at, stats) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (exp.layout_id, exp.variant_id, exp.agents_id, game.index, master_seed, game.seed,
+                 game.a_seat, game.winner, game.scores[0], game.scores[1], game.plies,
+                 game.decisions, game.branching, game.lead_changes, game.decisiveness, *legacy,
+                 game.seconds, time.time(), json.dumps(stats)))
+            return cursor.rowcount == 1
+
+    def games(self, exp: Experiment) -> list[GameResult]:
+        rows = self.db.execute(
+            "SELECT game_index, seed, a_seat, winner, score_first, score_second, plies, decisions, "
+            "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
+            "stats FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ? "
+            "ORDER BY game_index", (exp.layout_id, exp.variant_id, exp.agents_id))
+        return [GameResult(index=r[0], seed=r[1], a_seat=r[2], winner=r[3], scores=(r[4], r[5]),
+                           plies=r[6], decisions=r[7], branching=r[8], lead_changes=r[9],
+                           decisiveness=r[10], stats=_stats(r[15], r[11:14]), seconds=r[14])
+                for r in rows]
+
+    def game_counts(self) -> dict[tuple[int, int, int], int]:
+        rows = self.db.execute("SELECT layout_id, variant_id, agents_id, COUNT(*) FROM games "
+                               "GROUP BY layout_id, variant_id, agents_id")
+        return {(a, b, c): n for a, b, c, n in rows}
+
+    # -- metric summaries -------------------------------------------------------------------------
+    def setup(self, setup_id: int, game: Game | None = None) -> tuple[Game, Any]:
+        """The game and the setup of a setup id (``game``: the game to use if it is the one
+        named, e.g. one outside the registry)."""
+        row = self.db.execute("SELECT game, setup FROM layouts WHERE id = ?",
+                              (setup_id,)).fetchone()
+        if not row:
+            raise StoreError(f"{self.path}: no setup with id {setup_id}")
+        played = game_named(row[0], game)
+        return played, played.setup_from_key(row[1])
+
+    def summarise(self, exp: Experiment, skill: Experiment | None = None,
+                  game: Game | None = None) -> Metrics:
+        """Recompute the metrics of an experiment from its games (of the game its setup names;
+        ``game`` is used when it is that one), whose own metrics join the common ones, and
+        store them."""
+        game, setup = self.setup(exp.layout_id, game)
+        games = self.games(exp)
+        skill_games = self.games(skill) if skill else []
+        metrics = compute_metrics(games, setup, skill_games, game)
+        values = metrics.values()
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                        skill.agents_id if skill else None, len(games), len(skill_games),
+                        metrics.score, json.dumps(values), json.dumps(metrics.to_json()),
+                        time.time()))
+        return metrics
+
+    def register(self, exp: Experiment, skill: Experiment | None = None) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO experiments VALUES (?, ?, ?, ?)",
+                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                        skill.agents_id if skill else None))
+
+    def refresh_summaries(self, game: Game | None = None) -> int:
+        """Recompute every summary that is missing or out of date (a sweep killed before its
+        final summaries, or another sweep adding games); returns how many were recomputed."""
+        counts = self.game_counts()
+        rows = self.db.execute(
+            "SELECT e.layout_id, e.variant_id, e.agents_id, e.skill_agents_id, s.games, "
+            "s.skill_games FROM experiments e LEFT JOIN metric_summaries s ON "
+            "s.layout_id = e.layout_id AND s.variant_id = e.variant_id AND "
+            "s.agents_id = e.agents_id").fetchall()
+        stale = 0
+        for lid, vid, aid, skill_id, games, skill_games in rows:
+            want = counts.get((lid, vid, aid), 0)
+            want_skill = counts.get((lid, vid, skill_id), 0) if skill_id else 0
+            if games != want or skill_games != want_skill:
+                self.summarise(Experiment(lid, vid, aid),
+                               Experiment(lid, vid, skill_id) if skill_id else None, game)
+                stale += 1
+        return stale
+
+    def ranked(self, by: str = "score", top: int | None = None, descending: bool = True,
+               variant: str | None = None, agents: str | None = None,
+               game: Game | None = None,
+               experiments: Collection[Experiment] | None = None) -> list[RankedExperiment]:
+        """Summarised experiments (of ``game`` only, if given; of every game that measures
+        ``by`` otherwise), best first; filtered by variant name, pairing and ``experiments``."""
+        names = metric_names(game) if game is not None else all_metric_names()
+        if by not in names:
+            raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
+        rows = self.db.execute(
+            "SELECT s.layout_id, s.variant_id, s.agents_id, l.canonical, l.rivers, l.size_mix, "
+            "l.game, l.setup, v.name, v.spec, a.agent_a, a.agent_b, s.games, s.score, s.vals, "
+            "s.metrics FROM metric_summaries s "
+            "JOIN layouts l ON l.id = s.layout_id JOIN variants v ON v.id = s.variant_id "
+            "JOIN agent_configs a ON a.id = s.agents_id").fetchall()
+        wanted = set(experiments) if experiments is not None else None
+        measures = _MeasuredBy(by, game)
+        result = []
+        for (lid, vid, aid, canonical, rivers, mix, game_name, key, vname, spec, a, b, n, score,
+             vals, metrics) in rows:
+            pairing = f"{a},{b}"
+            if (variant and vname != variant) or (agents and pairing != agents) or (
+                    wanted is not None and Experiment(lid, vid, aid) not in wanted) or (
+                    game is not None and game_name != game.name):
+                continue
+            values = json.loads(vals)
+            if not measures(game_name, values):
+                continue
+            layout = parse_text(canonical)[0].layout if canonical is not None else None
+            result.append(RankedExperiment(layout, lid, vname, pairing, n, rivers, mix, score,
+                                           values, json.loads(metrics), game_name, key, spec))
+        present = [r for r in result if r.values.get(by) is not None]
+        absent = [r for r in result if r.values.get(by) is None]
+        # ties (common with few games per layout) are broken by the layout score, then the id
+        present.sort(key=lambda r: (-r.values[by] if descending else r.values[by], -r.score,
+                                    r.layout_id))
+        ordered = present + absent
+        return ordered[:top] if top else ordered
+
+    def save_race(self, variant_id: int, agents_id: int, master_seed: int, settings: dict,
+                  result: dict) -> None:
+        """Record a race's outcome; the same race run again (resumed) replaces its record."""
+        layouts = sorted(int(a["arm"]) for a in result["arms"])
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO races (variant_id, agents_id, master_seed, "
+                       "settings, layouts, result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (variant_id, agents_id, master_seed, json.dumps(settings, sort_keys=True),
+                        json.dumps(layouts), json.dumps(result), time.time()))
+
+    def totals(self) -> dict:
+        one = lambda sql: self.db.execute(sql).fetchone()[0]   # noqa: E731
+        return {"layouts": one("SELECT COUNT(*) FROM layouts WHERE canonical IS NOT NULL"),
+                "games": one("SELECT COUNT(*) FROM games"),
+                "summaries": one("SELECT COUNT(*) FROM metric_summaries"),
+                "duplicates": one("SELECT COUNT(*) - COUNT(DISTINCT layout_id || ':' || variant_id "
+                                  "|| ':' || agents_id || ':' || game_index) FROM games")}
+
+    def integrity_ok(self) -> bool:
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+class _MeasuredBy:
+    """Whether an experiment's game measures the metric ``by`` (games are looked up once)."""
+
+    def __init__(self, by: str, game: Game | None) -> None:
+        self.by, self.game, self.known = by, game, {}
+
+    def __call__(self, game_name: str, values: dict) -> bool:
+        if game_name not in self.known:
+            try:
+                self.known[game_name] = self.by in metric_names(game_named(game_name, self.game))
+            except StoreError:          # a game outside the registry: its stored values tell
+                self.known[game_name] = None
+        known = self.known[game_name]
+        return self.by in values if known is None else known
+
+
+def _shape(layout: Layout) -> tuple[str, int, str]:
+    """The layout columns describing the territory graph's shape."""
+    shape = layout.descriptors()
+    return (",".join(map(str, shape.degree_sequence)), len(shape.articulation_territories),
+            json.dumps(shape.to_dict()))
+
+
+def _stats(stored: str | None, legacy: tuple) -> dict:
+    """A game's statistics: its stats column, or the legacy columns of an older file."""
+    if stored is not None:
+        return json.loads(stored)
+    okapi, control, changes = legacy
+    return dict(zip(LEGACY_STATS, (okapi, json.loads(control), json.loads(changes))))
+
+
+def _schema_columns() -> dict[str, set[str]]:
+    """Every table of :data:`SCHEMA` with its columns (read from an in-memory copy)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: {r[1] for r in db.execute(f'PRAGMA table_info("{n}")')} for n in names}
+    finally:
+        db.close()
+
+
+def open_store(path: str | Path, must_exist: bool = False) -> Store:
+    if must_exist and not Path(path).exists():
+        raise StoreError(f"{path}: no such results database")
+    return Store(path)

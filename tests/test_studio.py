@@ -8,6 +8,7 @@ import re
 import socket
 import threading
 import urllib.request
+from types import SimpleNamespace
 
 import pytest
 
@@ -206,9 +207,11 @@ def test_bad_requests_get_json_errors(client):
         (post(client, "/api/kiwara/new", {"rows": CLASSIC, "agent": "mcts",
                                           "iterations": 10 ** 9}), 400,
          "mcts iterations must be from 10 to 5,000"),
-        (get(client, "/api/kiwara/g999"), 404, "no kiwara game 'g999'"),
-        (get(client, "/api/chess/g1"), 404, "no game 'chess'"),
-        (get(client, "/api/jobs/nope"), 404, "no job 'nope'"),
+        (get(client, "/api/kiwara/g999"), 404, "no kiwara game of that id"),
+        (get(client, "/api/chess/g1"), 404, "no such game; the studio plays kiwara, awimbawe"),
+        (get(client, "/api/jobs/nope"), 404, "no such job"),
+        (post(client, "/api/board/check", {"rows": CLASSIC, "G4": 1}), 400,
+         "unknown field; fields: rows, rules"),
         (get(client, "/nowhere"), 404, "no such address"),
         (client.delete("/api/catalogue", headers=AUTH), 405, "not allowed"),
         (client.get(f"/api/print?token={TOKEN}&rows=ABC,AB"), 400, "rows of different"),
@@ -330,6 +333,26 @@ def test_mcts_agent_moves_through_a_job(client):
     view = agent_moves(client, "kiwara", view)
     assert view["ply"] == 1 and view["totem"] is not None and view["your_turn"]
 
+
+
+def test_an_agent_refused_by_the_rules_is_told_without_the_engines_words(client):
+    """The engine refuses an illegal move in words about the mover's own cards: from the agent,
+    those are cards the person does not see, so the page gets plain words instead."""
+    studio = client.application.config["STUDIO"]
+    view = post(client, "/api/awimbawe/new", {"agent": "random", "seat": 0}).get_json()
+    if view["your_turn"]:
+        view = post(client, f"/api/awimbawe/{view['id']}/move",
+                     {"move": view["legal"][0]["text"]}).get_json()
+    session = studio.sessions[view["id"]]
+    theirs = {NAMES[c] for c in cards_of(session.state.hand[1])}
+    mine = view["hand"][0]["name"]                  # never a card the agent may play
+    session.agent = SimpleNamespace(choose=lambda state, rng: mine)
+    answer = post(client, f"/api/awimbawe/{view['id']}/agent").get_json()
+    job = wait_job(client, answer["job"]) if "job" in answer else None
+    view = get(client, f"/api/awimbawe/{view['id']}").get_json()
+    said = json.dumps([job, view["log"]])
+    assert "the agent could not make a legal move (a bug in the agent)" in said
+    assert not any(re.search(rf"\b{name}\b", said) for name in theirs), said
 
 # -- play-test jobs ------------------------------------------------------------------------------
 def test_playtest_job_reports_progress_and_metrics(client):

@@ -45,13 +45,19 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def need_text(value: Any, what: str, max_length: int = 200, pattern: str | None = None) -> str:
+def need_text(value: Any, what: str, max_length: int = 200, pattern: str | None = None,
+              echo: bool = True) -> str:
+    """``value`` if it is text of at most ``max_length`` characters (matching ``pattern``).
+    ``echo=False`` leaves the value out of the refusal: a typed move could name a card the
+    person does not see, and an answer must never repeat it."""
+    shown = f", got {_describe(value)}" if echo else ""
     if not isinstance(value, str):
-        raise StudioError(f"{what} must be text, got {_describe(value)}")
+        raise StudioError(f"{what} must be text{shown}")
     if len(value) > max_length:
         raise StudioError(f"{what} is {len(value):,} characters long; at most {max_length:,}")
     if pattern is not None and not re.fullmatch(pattern, value):
-        raise StudioError(f"{what}: {_describe(value)} is not of the form {pattern}")
+        raise StudioError(f"{what}: {_describe(value) if echo else 'the text'} is not of the "
+                          f"form {pattern}")
     return value
 
 
@@ -349,7 +355,7 @@ class Studio:
     def session(self, game_id: Any, game_name: str) -> Session:
         session = self.sessions.get(game_id) if isinstance(game_id, str) else None
         if session is None or session.game.name != game_name:
-            raise StudioError(f"no {game_name} game {str(game_id)[:40]!r} (start a new one)")
+            raise StudioError(f"no {game_name} game of that id (start a new one)")   # no echo
         return session
 
     # -- Kiwara --------------------------------------------------------------------------------
@@ -395,9 +401,11 @@ class Studio:
         return self.kiwara_view(session)
 
     def play(self, game_id: Any, move: Any, game_name: str = "kiwara") -> dict:
-        """The person's move (in notation); the engine says why an illegal one is refused."""
+        """The person's move (in notation). Only the game's ``parse_move`` reads it, and it says
+        why an illegal one is refused in words the person may know (Awimbawé's never repeat the
+        text, nor tell a blind snake's chosen pick from another); nothing here echoes it."""
         session = self.session(game_id, game_name)
-        text = need_text(move, "move", 80)
+        text = need_text(move, "move", 80, echo=False)
         with session.lock:
             if session.busy:
                 raise StudioError("the agent is still thinking; wait for its move")
@@ -426,8 +434,14 @@ class Studio:
                     while not session.state.is_terminal() and \
                             session.state.current_player() not in (session.human,):
                         job.check()
-                        move = session.agent.choose(session.state, session.rng)
-                        self._apply(session, move)
+                        try:
+                            self._apply(session, session.agent.choose(session.state,
+                                                                      session.rng))
+                        except KiwaraError:
+                            # the engine's words would be about the agent's own cards, which
+                            # the person must not read (a bug in the agent: never expected)
+                            raise StudioError("the agent could not make a legal move (a bug in "
+                                              "the agent); start a new game") from None
                         self._settle(session)
                 return {"game": session.id}
 

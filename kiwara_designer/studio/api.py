@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -88,6 +89,12 @@ def need_choice(value: Any, what: str, choices) -> str:
     if not isinstance(value, str) or value not in choices:
         raise StudioError(f"{what}: unknown {_describe(value)}; one of {', '.join(choices)}")
     return value
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess: 63 bits from :mod:`secrets` (within the records' 2**63 bound).
+    An Awimbawé match's seed rebuilds every deal, the agent's hand included."""
+    return secrets.randbits(63)
 
 
 def seed_or_new(seed: Any) -> int:
@@ -317,6 +324,11 @@ class Session:
     def busy(self) -> bool:
         return self.job is not None and self.job.running
 
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name at the table: "you", and the agent's label (one name everywhere)."""
+        return ["you" if s == self.human else self.agent_label for s in (0, 1)]
+
 
 class Studio:
     """Open games and background jobs of one studio (the server holds one; tests make their
@@ -462,7 +474,9 @@ class Studio:
             session.last = kiwara_effects(before, session.state, move, session)
             session.log.append(session.last["words"])
         else:
-            awimbawe_note(before, session.state, move, session)
+            from ..awimbawe.view import narrate
+            # told from the person's seat: it names no card they have not seen
+            session.log += narrate(before, session.state, session.human, session.names)
 
     def _settle(self, session: Session) -> None:
         """Draw chance nodes, and play the person's forced moves (a pass with an empty reserve,
@@ -539,32 +553,42 @@ class Studio:
     def new_awimbawe(self, agent: Any = "greedy", iterations: Any = None, seat: Any = 0,
                      variant: Any = "classic", seed: Any = None) -> dict:
         """A match of Awimbawé against an agent (``mcts`` means ``ismcts`` here: the agent sees
-        only what its seat may see)."""
+        only what its seat may see). The seed is drawn from :mod:`secrets` and a request may
+        not choose it: whoever knows the seed knows every deal. The view gives it once the
+        match is over, with the record, so the match can be replayed."""
         from ..awimbawe import builtin_variant_names, load_variant
         from ..awimbawe.game import AWIMBAWE
+        if seed is not None:
+            raise StudioError("seed: an Awimbawé match's seed is drawn by the studio, never "
+                              "chosen (it would tell you every deal); it is shown once the "
+                              "match is over")
         rules = load_variant(need_choice(variant or "classic", "variant", builtin_variant_names()))
         spec = agent_spec(agent, iterations).replace("mcts", "ismcts")
         human = need_int(seat, "seat", 0, 1)
-        seed = seed_or_new(seed)
-        session = self._open(AWIMBAWE, AWIMBAWE.new_state(None, rules), human, spec, seed,
-                             None, rules)
+        session = self._open(AWIMBAWE, AWIMBAWE.new_state(None, rules), human, spec,
+                             secret_seed(), None, rules)
         return self.awimbawe_view(session)
 
     def awimbawe_view(self, session: Session) -> dict:
-        """Only what the person's seat may see: their observation (never the state), their
-        legal moves, and the log written from their side."""
+        """The page's view of a match: every Awimbawé answer (new, move, view, the agent's
+        turn) is this dict."""
+        # THE RULE: an Awimbawé answer is built from what the person's seat may know and nothing
+        # else: their observation (never the state), the moves offered to them, the finished
+        # rounds' results, and the log told from their seat (narrate). No seed while the match
+        # runs (it rebuilds every deal, the agent's hand included); it comes once the match is
+        # over, as the record does. A new field must come from one of these, or wait for the end.
         state = session.state
         me = session.human
+        seen = state.observation(me)
         over = state.is_terminal()
         yours = not over and state.current_player() == me and not session.busy
-        seen = state.observation(me)
         crowns = state.variant.card_crowns
-        return {
-            "game": "awimbawe", "id": session.id, "seed": session.seed,
-            "variant": state.variant.name, "seats": ["you" if s == me else session.agent_label
-                                                     for s in (0, 1)],
-            "you": me, "your_turn": yours, "over": over,
-            "round": seen.round, "rounds_won": list(seen.rounds_won),
+        view = {
+            "game": "awimbawe", "id": session.id, "variant": state.variant.name,
+            "seats": session.names, "you": me, "your_turn": yours, "over": over,
+            # after the end the observation counts on to a round that is never dealt
+            "round": len(state.rounds) if over else seen.round,
+            "rounds_won": list(seen.rounds_won),
             "hand": [card_json(name, crowns) for name in seen.hand],
             "opponent_hand_size": seen.opponent_hand_size,
             "piles": [[[card_json(name, crowns) for name in pile] for pile in seen.piles[s]]
@@ -573,6 +597,8 @@ class Studio:
             "leader": seen.leader, "blocked": list(seen.blocked),
             "blind_blocks": seen.blind_blocks, "hyenas": list(seen.hyenas),
             "crowns": list(seen.crowns), "tricks": seen.tricks,
+            "last_trick": trick_json(seen.last_trick, crowns,
+                                     seen.round if seen.tricks else seen.round - 1),
             "rounds": [{"winner": r.winner, "crowns": list(r.crowns), "by_hyenas": r.by_hyenas,
                         "tricks": r.tricks} for r in state.rounds],
             "winner": state.match_winner if over else None,
@@ -580,6 +606,9 @@ class Studio:
             "log": session.log[-40:],
             "busy": session.job.id if session.busy else None,
         }
+        if over:
+            view["seed"] = session.seed
+        return view
 
     def awimbawe_record(self, game_id: Any) -> dict:
         """The match record, once the match is over (it holds every deal: before the end it
@@ -732,33 +761,14 @@ def awimbawe_move_json(move) -> dict:
     return {"text": move.text, "card": card, "words": words}
 
 
-def awimbawe_note(before, after, move, session: Session) -> None:
-    """The log line of a move, as the person may know it: chance draws are told only when the
-    person sees them (a blind snake's pick in the person's own hand)."""
-    from ..awimbawe.moves import BLIND, DEAL, LEADER
-    me = session.human
-    player = before.current_player()
-    if move.kind == DEAL:
-        if len(before.deck) == 0:
-            session.log.append(f"round {len(after.rounds) + 1}: the cards are dealt")
-        return
-    if move.kind == LEADER:
-        session.log.append("first leader drawn: " + ("you" if move.a == me else "the agent"))
-        return
-    if move.kind == BLIND:
-        victim = 1 - before.pending[0]
-        session.log.append(f"the snake blocks your {move.text[2:]} for your next play"
-                           if victim == me else
-                           "the snake blocks a card of the agent's hand, unseen")
-        return
-    who = "you" if player == me else "the agent"
-    session.log.append(f"{who}: {move.text}")
-    if len(after.rounds) > len(before.rounds):
-        r = after.rounds[-1]
-        winner = "you" if r.winner == me else "the agent"
-        how = "four hyenas" if r.by_hyenas else "crowns"
-        session.log.append(f"round {len(after.rounds)} won by {winner} ({how}; crowns "
-                           f"{r.crowns[me]}–{r.crowns[1 - me]} you–agent)")
+def trick_json(trick, crowns, round_number: int) -> dict | None:
+    """The last finished trick (the rules let both players look at it again): who led, the two
+    moves as both saw them, the cards, who won, whether the eagle fled, and its round."""
+    if trick is None:
+        return None
+    return {"leader": trick.leader, "moves": list(trick.moves),
+            "cards": [card_json(name, crowns) for name in trick.cards],
+            "winner": trick.winner, "fled": trick.fled, "round": round_number}
 
 
 def playtest_summary(metrics, pairing, seed: int) -> dict:

@@ -701,7 +701,7 @@ function updatePrintLinks() {
 
 // -- Awimbawé ----------------------------------------------------------------------------------------
 // The match's seed is the server's secret until the end (it would tell every deal): the page
-// never sends one, and shows it once the match is over.
+// never sends one; the record, given once the match is over, holds it.
 async function newMatch() {
   const agent = $("aw-agent").value;
   const body = { agent, seat: Number($("aw-seat").value), variant: $("aw-variant").value };
@@ -759,14 +759,15 @@ function showMatch(view) {
   $("aw-seed-note").textContent = view.over ? "The record holds every deal of the match and its seed." : "";
 }
 
-// A played card with who played it underneath (and, in the last trick, who took it).
+// A played card with who played it underneath (the last trick's winner marked by the caller).
 function playedCard(card, caption, className = "") {
   return element("figure", { class: `played ${className}` }, cardElement(card), element("figcaption", {}, caption));
 }
 
 function currentTrick(view) {
   const names = view.seats;
-  const cards = view.trick.map((card, i) => playedCard(card, i === 0 ? `${names[view.leader]} led` : names[1 - view.leader]));
+  const cards = view.trick.map((card, i) =>
+    playedCard(card, i === 0 ? `${names[view.leader]} led` : names[1 - view.leader]));
   return element("div", { class: "trick", id: "aw-trick" },
                  element("h3", {}, `Round ${view.round} · trick ${view.tricks + 1}`),
                  element("div", { class: "hand" }, cards));
@@ -782,11 +783,10 @@ function lastTrick(view) {
   }
   const names = view.seats;
   const follower = 1 - trick.leader;
-  const took = trick.winner === 0 || trick.winner === 1 ? names[trick.winner] : "";
   const round = trick.round === view.round ? "" : ` of round ${trick.round}`;
   box.dataset.winner = String(trick.winner);
   box.append(
-    element("h3", {}, `Last trick${round}: ${took} won`),
+    element("h3", {}, `Last trick${round}: ${names[trick.winner]} won`),
     element("div", { class: "hand" },
             playedCard(trick.cards[0], `${names[trick.leader]} led`, trick.winner === trick.leader ? "winner" : ""),
             playedCard(trick.cards[1], trick.fled ? `${names[follower]}: fled` : names[follower],

@@ -81,13 +81,36 @@ def play_view(driver, out: Path) -> None:
 
 
 def awimbawe_view(driver, out: Path) -> None:
+    """Mid-match: a few tricks played by clicking, the last one shown with its winner, the
+    agent's card led and the person to answer."""
     from selenium.webdriver.common.by import By
     press(driver, "5")
-    driver.find_element(By.ID, "aw-seed").send_keys("3")
     driver.find_element(By.ID, "aw-new").click()
-    wait_for(driver, "const v = studio.aw.view; return v && !studio.aw.waiting && v.your_turn",
-             "my turn at Awimbawé")
+    rng = random.Random(5)
+    while True:
+        wait_for(driver, "const v = studio.aw.view; return v && !studio.aw.waiting && "
+                         "(v.your_turn || v.over)", "my turn at Awimbawé")
+        view = driver.execute_script("return studio.aw.view")
+        if view["over"] or view["tricks"] >= 10 or (view["tricks"] >= 3 and view["trick"]):
+            break
+        # low cards, so that greedy wins tricks and leads the next: a card led to answer
+        cards = [m for m in view["legal"] if m["card"]]
+        low = min((int(m["card"][1:]) for m in cards), default=0)
+        move = rng.choice([m for m in cards if int(m["card"][1:]) == low] or view["legal"])
+        before = len(view["log"])
+        if move["card"]:
+            driver.find_element(By.CSS_SELECTOR,
+                                f"#aw-table .card.playable[data-card='{move['card']}']").click()
+        if driver.find_elements(By.CSS_SELECTOR, f"#aw-actions button[data-move='{move['text']}']"):
+            driver.find_element(By.CSS_SELECTOR,
+                                f"#aw-actions button[data-move='{move['text']}']").click()
+        wait_for(driver, "return studio.aw.view.log.length > arguments[0]", "the card played",
+                 before)
+    driver.execute_script("window.scrollTo(0, 0)")      # clicking scrolled the cards into view
+    size = driver.get_window_size()
+    driver.set_window_size(size["width"], size["height"] + 150)   # the whole table, piles grown
     driver.save_screenshot(str(out / "studio-awimbawe.png"))
+    driver.set_window_size(size["width"], size["height"])
 
 
 def print_view(driver, out: Path) -> None:
@@ -107,6 +130,8 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    from kiwara_designer.studio import api
+    api.secret_seed = lambda: 3      # the same deal each time (the page can never choose one)
     with studio_server() as url, chromium(args.width, args.height) as driver:
         driver.get(url)
         wait_for(driver, "return document.body.dataset.ready === 'true'", "the page")

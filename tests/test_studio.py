@@ -8,13 +8,15 @@ import re
 import socket
 import threading
 import urllib.request
+from types import SimpleNamespace
 
 import pytest
 
 flask = pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask)")
 
-from kiwara_designer.games.awimbawe.cards import BIT, NAMES, cards_of  # noqa: E402
+from kiwara_designer.games.awimbawe.cards import BIT, CARDS, NAMES, cards_of  # noqa: E402
 from kiwara_designer.games.awimbawe.information import seen_cards  # noqa: E402
+from kiwara_designer.games.awimbawe.moves import MOVES  # noqa: E402
 from kiwara_designer.games.kiwara import KiwaraRecord  # noqa: E402
 from kiwara_designer.core.errors import KiwaraError  # noqa: E402
 from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
@@ -206,9 +208,11 @@ def test_bad_requests_get_json_errors(client):
         (post(client, "/api/kiwara/new", {"rows": CLASSIC, "agent": "mcts",
                                           "iterations": 10 ** 9}), 400,
          "mcts iterations must be from 10 to 5,000"),
-        (get(client, "/api/kiwara/g999"), 404, "no kiwara game 'g999'"),
-        (get(client, "/api/chess/g1"), 404, "no game 'chess'"),
-        (get(client, "/api/jobs/nope"), 404, "no job 'nope'"),
+        (get(client, "/api/kiwara/g999"), 404, "no kiwara game of that id"),
+        (get(client, "/api/chess/g1"), 404, "no such game; the studio plays kiwara, awimbawe"),
+        (get(client, "/api/jobs/nope"), 404, "no such job"),
+        (post(client, "/api/board/check", {"rows": CLASSIC, "G4": 1}), 400,
+         "unknown field; fields: rows, rules"),
         (get(client, "/nowhere"), 404, "no such address"),
         (client.delete("/api/catalogue", headers=AUTH), 405, "not allowed"),
         (client.get(f"/api/print?token={TOKEN}&rows=ABC,AB"), 400, "rows of different"),
@@ -331,6 +335,25 @@ def test_mcts_agent_moves_through_a_job(client):
     assert view["ply"] == 1 and view["totem"] is not None and view["your_turn"]
 
 
+def test_an_agent_refused_by_the_rules_is_told_without_the_engines_words(client):
+    """The engine refuses an illegal move in words about the mover's own cards: from the agent,
+    those are cards the person does not see, so the page gets plain words instead."""
+    studio = client.application.config["STUDIO"]
+    view = post(client, "/api/awimbawe/new", {"agent": "random", "seat": 0}).get_json()
+    if view["your_turn"]:
+        view = post(client, f"/api/awimbawe/{view['id']}/move",
+                     {"move": view["legal"][0]["text"]}).get_json()
+    session = studio.sessions[view["id"]]
+    theirs = {NAMES[c] for c in cards_of(session.state.hand[1])}
+    mine = view["hand"][0]["name"]                  # never a card the agent may play
+    session.agent = SimpleNamespace(choose=lambda state, rng: mine)
+    answer = post(client, f"/api/awimbawe/{view['id']}/agent").get_json()
+    job = wait_job(client, answer["job"]) if "job" in answer else None
+    view = get(client, f"/api/awimbawe/{view['id']}").get_json()
+    said = json.dumps([job, view["log"]])
+    assert "the agent could not make a legal move (a bug in the agent)" in said
+    assert not any(re.search(rf"\b{name}\b", said) for name in theirs), said
+
 # -- play-test jobs ------------------------------------------------------------------------------
 def test_playtest_job_reports_progress_and_metrics(client):
     job = post(client, "/api/playtest", {"rows": CLASSIC, "agent": "random", "games": 6,
@@ -370,78 +393,269 @@ def test_job_registry_bounds_running_jobs():
 
 
 # -- Awimbawé: only what the player may see ------------------------------------------------------
-def hidden_cards(state, seat: int) -> set[str]:
-    """Names of the cards ``seat`` has not seen (the information module's independent mask of
-    seen cards): the opponent's hand cards and the face-down pile cards never shown to them
-    (a card slid under a pile by a rhinoceros was seen on top before)."""
+# Any card's name in an answer (the notation's: G1 … P6, E7 … E10).
+CARD_NAME = re.compile(r"(?<![A-Za-z0-9])(?:[GDMP][1-6]|E(?:7|8|9|10))(?![0-9])")
+
+
+@pytest.fixture
+def drawn_seeds(monkeypatch):
+    """The studio draws an Awimbawé match's seed from ``secrets``; the test stands in for it, so
+    its matches are the same on every run. Append the next matches' seeds to ``seeds``;
+    ``asked`` gets the number of bits asked for at each draw."""
+    seeds, asked = [], []
+
+    def randbits(bits: int) -> int:
+        asked.append(bits)
+        return seeds.pop(0)
+
+    monkeypatch.setattr(api.secrets, "randbits", randbits)
+    return seeds, asked
+
+
+def unseen_names(state, seat: int, k: int) -> set[str]:
+    """Names of the cards ``seat`` had not seen (by the end of) round ``k`` (0-based), from the
+    information module's own mask of seen cards: the opponent's hand, face-down pile cards,
+    cards not dealt. A finished round is read from its result (its deck and events)."""
+    if k < len(state.rounds):
+        r = state.rounds[k]
+        state = SimpleNamespace(deck=r.deck, events=r.events, variant=state.variant)
     seen = seen_cards(state, seat)
-    unseen_hand = {NAMES[c] for c in cards_of(state.hand[1 - seat]) if not seen & BIT[c]}
-    face_down = {NAMES[c] for side in state.piles for pile in side for c in pile
-                 if state.down & BIT[c] and not seen & BIT[c]}
-    return unseen_hand | face_down
+    return {NAMES[c] for c in CARDS if not seen & BIT[c]}
 
 
-def shows(text: str, name: str) -> bool:
-    return re.search(rf"(?<![A-Z0-9]){name}(?![0-9])", text) is not None
+def current_round(state) -> int:
+    return len(state.rounds) - 1 if state.is_terminal() else len(state.rounds)
 
 
-def test_awimbawe_match_shows_only_what_the_player_may_see(client):
-    studio = client.application.config["STUDIO"]
-    view = post(client, "/api/awimbawe/new", {"agent": "random", "seat": 0,
-                                              "seed": 11}).get_json()
+def log_by_round(log: list[str], current: int):
+    """The log's lines with the round (0-based) each tells: the log keeps earlier rounds, whose
+    cards were seen then, and each round ends on its "round N over" line."""
+    k = current
+    for line in reversed(log):
+        over = re.match(r"round (\d+) over", line)
+        if over:
+            k = int(over.group(1)) - 1
+        yield k, line
+
+
+def assert_only_seen_cards(view: dict, state, seat: int) -> None:
+    """No part of ``view`` names a card ``seat`` has not seen (each part against its round)."""
+    k = current_round(state)
+    rest = {key: value for key, value in view.items() if key not in ("log", "last_trick")}
+    assert not set(CARD_NAME.findall(json.dumps(rest))) & unseen_names(state, seat, k), view
+    trick = view["last_trick"]
+    if trick is not None:
+        named = set(CARD_NAME.findall(json.dumps(trick)))
+        assert not named & unseen_names(state, seat, trick["round"] - 1), trick
+    for round_index, line in log_by_round(view["log"], k):
+        assert not set(CARD_NAME.findall(line)) & unseen_names(state, seat, round_index), line
+
+
+def play_awimbawe(client, view: dict, rng: random.Random, check) -> dict:
+    """Play the match on from ``view`` (the person's moves drawn by ``rng``) to the end, calling
+    ``check(view, response_kind)`` on every answer."""
     game_id = view["id"]
-    early = get(client, f"/api/awimbawe/{game_id}/record")
-    assert early.status_code == 400 and "once the match is over" in early.get_json()["error"]
-    rng = random.Random(2)
-    checked = 0
-    while True:
-        state = studio.sessions[game_id].state
-        # the log keeps earlier rounds, whose card names belong to earlier deals: this round's
-        # lines only (from its deal on)
-        log = view["log"]
-        dealt = max(i for i, line in enumerate(log) if line.endswith("the cards are dealt"))
-        text = json.dumps({**view, "log": log[dealt:]})
-        for name in hidden_cards(state, 0):
-            assert not shows(text, name), (name, view)
-        checked += 1
-        if view["over"]:
-            break
+    while not view["over"]:
         if view["your_turn"]:
             move = rng.choice(view["legal"])
-            view = post(client, f"/api/awimbawe/{game_id}/move",
-                        {"move": move["text"]}).get_json()
+            view = post(client, f"/api/awimbawe/{game_id}/move", {"move": move["text"]}).get_json()
             assert "error" not in view, view
+            check(view, "move")
         else:
             view = agent_moves(client, "awimbawe", view)
-    assert checked > 20 and view["winner"] in (0, 1)
+            check(view, "agent")
+        check(get(client, f"/api/awimbawe/{game_id}").get_json(), "view")
+    return view
+
+
+@pytest.mark.parametrize("seat, agent, seed", [(0, "random", 8_317_045_660_129_473_011),
+                                               (1, "greedy", 5_902_118_734_006_251_729)])
+def test_awimbawe_match_shows_only_what_the_player_may_see(client, drawn_seeds, seat, agent,
+                                                           seed):
+    studio = client.application.config["STUDIO"]
+    drawn_seeds[0].append(seed)
+    view = post(client, "/api/awimbawe/new", {"agent": agent, "seat": seat}).get_json()
+    game_id = view["id"]
+    session = studio.sessions[game_id]
+    assert session.seed == seed
+    early = get(client, f"/api/awimbawe/{game_id}/record")
+    assert early.status_code == 400 and "once the match is over" in early.get_json()["error"]
+    answers = []
+
+    def check(answer: dict, kind: str) -> None:
+        assert_only_seen_cards(answer, session.state, seat)
+        if not answer["over"]:
+            # no seed while the match runs: it would rebuild every deal
+            assert "seed" not in answer and str(seed) not in json.dumps(answer), answer
+        answers.append(kind)
+
+    check(view, "new")
+    view = play_awimbawe(client, view, random.Random(2), check)
+    assert len(answers) > 60 and view["winner"] in (0, 1)
     assert max(view["rounds_won"]) == len([r for r in view["rounds"]
                                            if r["winner"] == view["winner"]])
+    # once over: the seed and the record, and no round after the last one played
+    assert view["seed"] == seed and view["round"] == len(view["rounds"])
+    assert view["last_trick"]["round"] == len(view["rounds"]) and view["legal"] == []
     record = get(client, f"/api/awimbawe/{game_id}/record")
-    assert record.status_code == 200 and json.loads(record.data)["players"][0] == "you"
-    result = json.loads(record.data)["result"]        # the finished match's, for replay to check
-    assert result["winner"] == view["winner"]
-    assert [r["winner"] for r in result["rounds"]] == [r["winner"] for r in view["rounds"]]
+    assert record.status_code == 200
+    record = json.loads(record.data)
+    assert record["players"][seat] == "you" and record["seed"] == seed
 
 
-def test_awimbawe_hidden_cards_exist_to_be_hidden(studio):
-    """The check above is not vacuous: at the start the opponent holds cards never seen."""
-    view = studio.new_awimbawe("random", seat=0, seed=11)
+def test_awimbawe_hidden_cards_exist_to_be_hidden(studio, drawn_seeds):
+    """The checks above are not vacuous: at the start the opponent holds cards never seen, and
+    the state (not the view) names them."""
+    drawn_seeds[0].append(11)
+    view = studio.new_awimbawe("random", seat=0)
     state = studio.sessions[view["id"]].state
-    hidden = hidden_cards(state, 0)
-    assert len(hidden) >= 6
-    assert all(shows(json.dumps(state.observation(1).hand), n) for n in
-               {NAMES[c] for c in cards_of(state.hand[1])})
+    hidden = unseen_names(state, 0, 0)
+    opponent = {NAMES[c] for c in cards_of(state.hand[1])}
+    assert len(hidden) == 14 and opponent <= hidden        # their hand and the 8 face-down cards
+    assert set(CARD_NAME.findall(json.dumps(state.observation(1).hand))) == opponent
 
 
-def test_the_studio_never_seats_the_cheat(studio):
-    """A person plays every studio game, so the perfect-information reference (cheat-ismcts, the
-    lab's) is never offered nor accepted, not even as "cheat-mcts" (mcts means ismcts here)."""
-    assert not any("cheat" in kind for kind in api.catalogue()["agents"])
-    for kind in ("cheat-ismcts", "cheat-mcts"):
-        with pytest.raises(api.StudioError, match="agent"):
-            api.agent_spec(kind, 50)
-        with pytest.raises(api.StudioError, match="agent"):
-            studio.new_awimbawe(kind, 50, seed=1)
+def move_attacks() -> list[str]:
+    """What a person might type: every blind snake with a chosen pick (4 snakes × 28 cards),
+    every move the notation knows (chance outcomes too: deal:G4, h=G4, leader:0), and
+    garbage, malformed and over-long text."""
+    picks = [f"{suit}5:h={NAMES[c]}" for suit in "GDMP" for c in CARDS]
+    garbage = ["", " ", "G", "G7", "E6", "E11", "X5:h=D3", "G5:h=", "G5:h=D3=D4", "G5:h=Z9",
+               "g5:H=d3", "G5 : h=D3", "G5:h=D3 ", "G5:hD3", "M5:p9", "M5:p0", "D2:5>1", "D2:1>",
+               "E9:run", "start", "start:them", "deal:", "h=", "leader:2", "hello D3", "D3,G4",
+               "D3 G4", "G4\nD3", "é", "\x00G4", "G4" * 40, "G5:h=D3" + " " * 80, "D3" * 41]
+    return picks + sorted(set(MOVES) - set(picks)) + garbage
+
+
+BAD_BODIES = [{"move": ["D3"]}, {"move": 5}, {"move": None}, {"move": {"G5": "h=D3"}},
+              {"D3": "G4"}, {"move": "G4", "E9": 1}, {}]
+
+
+def test_awimbawe_refusals_never_name_an_unseen_card(client, drawn_seeds):
+    """Through the real routes, in many positions of three seeded matches: every illegal text
+    (and malformed body) is refused in words that name no card the person has not seen, and a
+    chosen blind pick gets the same answer whatever card it names."""
+    studio = client.application.config["STUDIO"]
+    attacks = move_attacks()
+    positions = picks_refused = 0
+    for seat, agent, variant, seed in [(0, "random", "classic", 3), (1, "greedy", "classic", 8),
+                                       (0, "random", "gamepark", 21)]:
+        drawn_seeds[0].append(seed)
+        view = post(client, "/api/awimbawe/new", {"agent": agent, "seat": seat,
+                                                  "variant": variant}).get_json()
+        game_id = view["id"]
+        url = f"/api/awimbawe/{game_id}/move"
+        session = studio.sessions[game_id]
+        rng = random.Random(seed)
+        turn = 0
+        while not view["over"]:
+            if not view["your_turn"]:
+                view = agent_moves(client, "awimbawe", view)
+                continue
+            legal = {m["text"] for m in view["legal"]}
+            if turn % 5 == 0 or any(m.endswith(":h") for m in legal):
+                positions += 1
+                state = session.state
+                hidden = unseen_names(state, seat, current_round(state))
+                answers = {}
+                for text in attacks:
+                    if text in legal:
+                        continue
+                    response = post(client, url, {"move": text})
+                    body = response.get_json()
+                    assert response.status_code == 400 and list(body) == ["error"], (text, body)
+                    assert not set(CARD_NAME.findall(body["error"])) & hidden, (text, body)
+                    assert "Traceback" not in body["error"] and "\n" not in body["error"]
+                    answers[text] = body["error"]
+                for body in BAD_BODIES:
+                    response = post(client, url, body)
+                    error = response.get_json()["error"]
+                    assert response.status_code == 400
+                    assert not set(CARD_NAME.findall(error)) & hidden, (body, error)
+                raw = client.post(url, data="G5:h=D3", headers=AUTH)
+                assert raw.status_code == 400 and "D3" not in raw.get_json()["error"]
+                for suit in "GDMP":
+                    said = {answers[f"{suit}5:h={NAMES[c]}"] for c in CARDS}
+                    assert len(said) == 1, said          # the pick changes nothing in the words
+                    picks_refused += f"{suit}5:h" in legal
+                assert session.state is state            # nothing was played
+            turn += 1
+            move = rng.choice(view["legal"])["text"]
+            view = post(client, url, {"move": move}).get_json()
+            assert "error" not in view, view
+    # the attacks met every kind of position, the chosen pick among the offered snake's moves
+    assert positions >= 30 and picks_refused >= 20
+
+
+# -- Awimbawé: the seed stays the studio's until the end ------------------------------------------
+def test_awimbawe_seeds_are_drawn_from_secrets(studio, drawn_seeds):
+    seeds, asked = drawn_seeds
+    seeds += [2 ** 62 + 5, 2 ** 62 + 5, 7]
+    first, again, other = (studio.new_awimbawe("random") for _ in range(3))
+    assert asked == [63, 63, 63]                  # 63 bits: the records' seeds are below 2**63
+    state = [studio.sessions[v["id"]].state for v in (first, again, other)]
+    assert state[0].deck == state[1].deck != state[2].deck   # the drawn seed makes the deal
+    assert [studio.sessions[v["id"]].seed for v in (first, again, other)] == \
+        [2 ** 62 + 5, 2 ** 62 + 5, 7]
+
+
+def test_awimbawe_seeds_differ_without_a_stand_in(studio):
+    views = [studio.new_awimbawe("random") for _ in range(2)]
+    sessions = [studio.sessions[v["id"]] for v in views]
+    assert sessions[0].seed != sessions[1].seed and sessions[0].state.deck != sessions[1].state.deck
+    assert all("seed" not in v for v in views)
+
+
+def test_awimbawe_seed_may_not_be_chosen(client):
+    refused = post(client, "/api/awimbawe/new", {"agent": "random", "seed": 5})
+    assert refused.status_code == 400
+    assert "never chosen (it would tell you every deal)" in refused.get_json()["error"]
+    assert post(client, "/api/awimbawe/new", {"agent": "random", "seed": None}).status_code == 200
+
+
+# -- Awimbawé at the table: the log in words, the last trick -------------------------------------
+def test_awimbawe_log_tells_each_trick_and_the_view_shows_the_last(client, drawn_seeds):
+    studio = client.application.config["STUDIO"]
+    drawn_seeds[0].append(5)
+    view = post(client, "/api/awimbawe/new", {"agent": "greedy", "seat": 0}).get_json()
+    session = studio.sessions[view["id"]]
+    assert view["last_trick"] is None and view["seats"] == ["you", "greedy"]
+    rng = random.Random(1)
+    while view["tricks"] < 3:
+        if view["your_turn"]:
+            move = rng.choice(view["legal"])["text"]
+            view = post(client, f"/api/awimbawe/{view['id']}/move", {"move": move}).get_json()
+        else:
+            view = agent_moves(client, "awimbawe", view)
+    trick = view["last_trick"]
+    assert set(trick) == {"leader", "moves", "cards", "winner", "fled", "round"}
+    expected = session.state.observation(0).last_trick
+    assert (trick["leader"], tuple(trick["moves"]), trick["winner"], trick["fled"]) == \
+        (expected.leader, expected.moves, expected.winner, expected.fled)
+    assert [c["name"] for c in trick["cards"]] == list(expected.cards) and trick["round"] == 1
+    assert all({"suit", "value", "animal", "crowns"} <= set(c) for c in trick["cards"])
+    # the log is narrate's, from the person's seat: each trick's winner, one name for the agent
+    log = view["log"]
+    winners = [line for line in log
+               if re.match(r"(you|greedy) (wins?|takes?) the trick with", line)]
+    assert len(winners) == 3, log
+    assert any(line.startswith(("you play ", "greedy plays ")) for line in log)
+    assert not any("the agent" in line or "opponent" in line for line in log), log
+    assert not hasattr(api, "awimbawe_note")
+
+
+def test_awimbawe_round_is_not_counted_on_after_the_end(studio, drawn_seeds):
+    drawn_seeds[0].append(4)
+    view = studio.new_awimbawe("random", seat=0)
+    session = studio.sessions[view["id"]]
+    rng = random.Random(4)
+    while not session.state.is_terminal():           # both seats by random moves: quick
+        studio._apply(session, rng.choice(session.state.legal_moves()))
+        studio._settle(session)
+    view = studio.awimbawe_view(session)
+    assert session.state.observation(0).round == len(view["rounds"]) + 1   # the engine's count
+    assert view["round"] == len(view["rounds"]) and view["over"] and view["seed"] == 4
+    assert view["log"][-1].startswith(f"round {view['round']} over")
 
 
 # -- the real server -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """kiwara studio end to end, in the system's headless Chromium (Selenium): draw the classic
 board by hand (invalid on the way, then recognised), play it to the end against greedy by
-clicking, download the record and the PDF, and play a few cards of Awimbawé.
+clicking, download the record and the PDF, and play Awimbawé tricks by clicking.
 
 Every wait is on a condition of the page (never a fixed sleep), with generous timeouts for a
 loaded machine. Skipped, with the reason, where Chromium, chromedriver or selenium is missing
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -207,31 +208,66 @@ def test_a_wrong_token_gets_no_page(page):
     wait_for(driver, "return document.body.dataset.ready === 'true'", "the page again")
 
 
-def test_awimbawe_cards_by_clicking(page):
+def aw_my_turn(driver) -> dict:
+    wait_for(driver, "const v = studio.aw.view; return v && !studio.aw.waiting && "
+                     "(v.your_turn || v.over)", "my turn at Awimbawé")
+    return driver.execute_script("return studio.aw.view")
+
+
+def check_last_trick(driver, view: dict) -> None:
+    """The last-trick panel shows the view's last trick: its two cards, leader first, and its
+    winner named and marked."""
+    from selenium.webdriver.common.by import By
+    panel = driver.find_element(By.ID, "aw-last")
+    trick = view["last_trick"]
+    if trick is None:
+        assert "none yet" in panel.text
+        return
+    names = view["seats"]
+    assert f"{names[trick['winner']]} won" in panel.find_element(By.TAG_NAME, "h3").text
+    shown = [e.get_attribute("data-card") for e in panel.find_elements(By.CSS_SELECTOR, ".card")]
+    assert shown == [card["name"] for card in trick["cards"]]
+    won = trick["cards"][0 if trick["winner"] == trick["leader"] else 1]["name"]
+    assert panel.find_element(By.CSS_SELECTOR, ".played.winner .card").get_attribute(
+        "data-card") == won
+
+
+def test_awimbawe_tricks_by_clicking(page):
+    """A match against random played by clicking until five tricks are over: every trick's
+    winner is in the log and the last one in its panel; the seed is nowhere until the end."""
     from selenium.webdriver.common.by import By
     driver, _, _ = page
     press(driver, "5")
+    assert not driver.find_elements(By.ID, "aw-seed")      # the page never offers a seed
     driver.find_element(By.CSS_SELECTOR, "#aw-agent option[value='random']").click()
-    driver.find_element(By.ID, "aw-seed").send_keys("5")
     driver.find_element(By.ID, "aw-new").click()
-    for _ in range(6):
-        wait_for(driver, "const v = studio.aw.view; return v && !studio.aw.waiting && "
-                         "(v.your_turn || v.over)", "my turn at Awimbawé")
-        view = driver.execute_script("return studio.aw.view")
+    rng = random.Random(5)
+    told = re.compile(r"^(you|random) (wins?|takes?) the trick with [A-Z]\d+")
+    while True:
+        view = aw_my_turn(driver)
+        assert "seed" not in view or view["over"]
         assert len(driver.find_elements(By.CSS_SELECTOR, "#aw-table .them .hand .card.back")) == \
             view["opponent_hand_size"]
-        with_card = [m for m in view["legal"] if m["card"]]
-        if not with_card:
-            driver.find_element(By.CSS_SELECTOR, "#aw-actions button").click()
-            continue
-        card = with_card[0]["card"]
-        played = len(view["log"])
-        click(driver, f"#aw-table .card.playable[data-card='{card}']")
-        options = [m for m in view["legal"] if m["card"] == card]
-        if len(options) > 1:
-            click(driver, f"#aw-actions button[data-move='{options[0]['text']}']")
-        wait_for(driver, "return studio.aw.view.log.length > arguments[0]", "the card played",
-                 played)
+        check_last_trick(driver, view)
+        if view["trick"]:                     # random led: its card, said to be its
+            trick = driver.find_element(By.ID, "aw-trick").text
+            assert f"{view['seats'][view['leader']]} led" in trick
+        log = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#aw-log li")]
+        assert log == list(reversed(view["log"]))
+        if view["over"] or len([line for line in log if told.match(line)]) >= 5:
+            break
+        driver.execute_script("window.shownBefore = studio.aw.view")
+        move = rng.choice(view["legal"])
+        if move["card"] is None:              # start:me / start:you, as buttons
+            click(driver, f"#aw-actions button[data-move='{move['text']}']")
+        else:
+            click(driver, f"#aw-table .card.playable[data-card='{move['card']}']")
+            if len([m for m in view["legal"] if m["card"] == move["card"]]) > 1:
+                click(driver, f"#aw-actions button[data-move='{move['text']}']")
+        wait_for(driver, "return studio.aw.view !== window.shownBefore", "the card played")
+    assert view["last_trick"] is not None
+    # one name for the agent throughout: the seats' label, never "the agent"
+    assert not any("the agent" in line or "opponent" in line for line in log)
 
 
 def test_quick_playtest_of_the_drawn_board(page):

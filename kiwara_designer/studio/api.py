@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -45,13 +46,19 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def need_text(value: Any, what: str, max_length: int = 200, pattern: str | None = None) -> str:
+def need_text(value: Any, what: str, max_length: int = 200, pattern: str | None = None,
+              echo: bool = True) -> str:
+    """``value`` if it is text of at most ``max_length`` characters (matching ``pattern``).
+    ``echo=False`` leaves the value out of the refusal: a typed move could name a card the
+    person does not see, and an answer must never repeat it."""
+    shown = f", got {_describe(value)}" if echo else ""
     if not isinstance(value, str):
-        raise StudioError(f"{what} must be text, got {_describe(value)}")
+        raise StudioError(f"{what} must be text{shown}")
     if len(value) > max_length:
         raise StudioError(f"{what} is {len(value):,} characters long; at most {max_length:,}")
     if pattern is not None and not re.fullmatch(pattern, value):
-        raise StudioError(f"{what}: {_describe(value)} is not of the form {pattern}")
+        raise StudioError(f"{what}: {_describe(value) if echo else 'the text'} is not of the "
+                          f"form {pattern}")
     return value
 
 
@@ -82,6 +89,12 @@ def need_choice(value: Any, what: str, choices) -> str:
     if not isinstance(value, str) or value not in choices:
         raise StudioError(f"{what}: unknown {_describe(value)}; one of {', '.join(choices)}")
     return value
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess: 63 bits from :mod:`secrets` (within the records' 2**63 bound).
+    An Awimbawé match's seed rebuilds every deal, the agent's hand included."""
+    return secrets.randbits(63)
 
 
 def seed_or_new(seed: Any) -> int:
@@ -311,6 +324,11 @@ class Session:
     def busy(self) -> bool:
         return self.job is not None and self.job.running
 
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name at the table: "you", and the agent's label (one name everywhere)."""
+        return ["you" if s == self.human else self.agent_label for s in (0, 1)]
+
 
 class Studio:
     """Open games and background jobs of one studio (the server holds one; tests make their
@@ -338,7 +356,7 @@ class Studio:
         choices and one for chance (so the agent's appetite never shifts the deals); chance
         nodes at the start are drawn at once."""
         from ..agents import make_agent
-        agent = make_agent(spec, game, honest=True)     # a person always plays: no cheat
+        agent = make_agent(spec, game)
         session = self._add(lambda gid: Session(
             gid, game, state, human, agent, spec, seed, random.Random(f"{seed}:agent"),
             random.Random(f"{seed}:chance"), setup, variant, moves=list(moves or ())))
@@ -349,7 +367,7 @@ class Studio:
     def session(self, game_id: Any, game_name: str) -> Session:
         session = self.sessions.get(game_id) if isinstance(game_id, str) else None
         if session is None or session.game.name != game_name:
-            raise StudioError(f"no {game_name} game {str(game_id)[:40]!r} (start a new one)")
+            raise StudioError(f"no {game_name} game of that id (start a new one)")   # no echo
         return session
 
     # -- Kiwara --------------------------------------------------------------------------------
@@ -395,9 +413,11 @@ class Studio:
         return self.kiwara_view(session)
 
     def play(self, game_id: Any, move: Any, game_name: str = "kiwara") -> dict:
-        """The person's move (in notation); the engine says why an illegal one is refused."""
+        """The person's move (in notation). Only the game's ``parse_move`` reads it, and it says
+        why an illegal one is refused in words the person may know (Awimbawé's never repeat the
+        text, nor tell a blind snake's chosen pick from another); nothing here echoes it."""
         session = self.session(game_id, game_name)
-        text = need_text(move, "move", 80)
+        text = need_text(move, "move", 80, echo=False)
         with session.lock:
             if session.busy:
                 raise StudioError("the agent is still thinking; wait for its move")
@@ -426,8 +446,14 @@ class Studio:
                     while not session.state.is_terminal() and \
                             session.state.current_player() not in (session.human,):
                         job.check()
-                        move = session.agent.choose(session.state, session.rng)
-                        self._apply(session, move)
+                        try:
+                            self._apply(session, session.agent.choose(session.state,
+                                                                      session.rng))
+                        except KiwaraError:
+                            # the engine's words would be about the agent's own cards, which
+                            # the person must not read (a bug in the agent: never expected)
+                            raise StudioError("the agent could not make a legal move (a bug in "
+                                              "the agent); start a new game") from None
                         self._settle(session)
                 return {"game": session.id}
 
@@ -448,7 +474,9 @@ class Studio:
             session.last = kiwara_effects(before, session.state, move, session)
             session.log.append(session.last["words"])
         else:
-            awimbawe_note(before, session.state, move, session)
+            from ..games.awimbawe.view import narrate
+            # told from the person's seat: it names no card they have not seen
+            session.log += narrate(before, session.state, session.human, session.names)
 
     def _settle(self, session: Session) -> None:
         """Draw chance nodes, and play the person's forced moves (a pass with an empty reserve,
@@ -525,32 +553,42 @@ class Studio:
     def new_awimbawe(self, agent: Any = "greedy", iterations: Any = None, seat: Any = 0,
                      variant: Any = "classic", seed: Any = None) -> dict:
         """A match of Awimbawé against an agent (``mcts`` means ``ismcts`` here: the agent sees
-        only what its seat may see)."""
+        only what its seat may see). The seed is drawn from :mod:`secrets` and a request may
+        not choose it: whoever knows the seed knows every deal. The view gives it once the
+        match is over, with the record, so the match can be replayed."""
         from ..games.awimbawe import builtin_variant_names, load_variant
         from ..games.awimbawe.game import AWIMBAWE
+        if seed is not None:
+            raise StudioError("seed: an Awimbawé match's seed is drawn by the studio, never "
+                              "chosen (it would tell you every deal); it is shown once the "
+                              "match is over")
         rules = load_variant(need_choice(variant or "classic", "variant", builtin_variant_names()))
         spec = agent_spec(agent, iterations).replace("mcts", "ismcts")
         human = need_int(seat, "seat", 0, 1)
-        seed = seed_or_new(seed)
-        session = self._open(AWIMBAWE, AWIMBAWE.new_state(None, rules), human, spec, seed,
-                             None, rules)
+        session = self._open(AWIMBAWE, AWIMBAWE.new_state(None, rules), human, spec,
+                             secret_seed(), None, rules)
         return self.awimbawe_view(session)
 
     def awimbawe_view(self, session: Session) -> dict:
-        """Only what the person's seat may see: their observation (never the state), their
-        legal moves, and the log written from their side."""
+        """The page's view of a match: every Awimbawé answer (new, move, view, the agent's
+        turn) is this dict."""
+        # THE RULE: an Awimbawé answer is built from what the person's seat may know and nothing
+        # else: their observation (never the state), the moves offered to them, the finished
+        # rounds' results, and the log told from their seat (narrate). No seed while the match
+        # runs (it rebuilds every deal, the agent's hand included); it comes once the match is
+        # over, as the record does. A new field must come from one of these, or wait for the end.
         state = session.state
         me = session.human
+        seen = state.observation(me)
         over = state.is_terminal()
         yours = not over and state.current_player() == me and not session.busy
-        seen = state.observation(me)
         crowns = state.variant.card_crowns
-        return {
-            "game": "awimbawe", "id": session.id, "seed": session.seed,
-            "variant": state.variant.name, "seats": ["you" if s == me else session.agent_label
-                                                     for s in (0, 1)],
-            "you": me, "your_turn": yours, "over": over,
-            "round": seen.round, "rounds_won": list(seen.rounds_won),
+        view = {
+            "game": "awimbawe", "id": session.id, "variant": state.variant.name,
+            "seats": session.names, "you": me, "your_turn": yours, "over": over,
+            # after the end the observation counts on to a round that is never dealt
+            "round": len(state.rounds) if over else seen.round,
+            "rounds_won": list(seen.rounds_won),
             "hand": [card_json(name, crowns) for name in seen.hand],
             "opponent_hand_size": seen.opponent_hand_size,
             "piles": [[[card_json(name, crowns) for name in pile] for pile in seen.piles[s]]
@@ -559,6 +597,8 @@ class Studio:
             "leader": seen.leader, "blocked": list(seen.blocked),
             "blind_blocks": seen.blind_blocks, "hyenas": list(seen.hyenas),
             "crowns": list(seen.crowns), "tricks": seen.tricks,
+            "last_trick": trick_json(seen.last_trick, crowns,
+                                     seen.round if seen.tricks else seen.round - 1),
             "rounds": [{"winner": r.winner, "crowns": list(r.crowns), "by_hyenas": r.by_hyenas,
                         "tricks": r.tricks} for r in state.rounds],
             "winner": state.match_winner if over else None,
@@ -566,6 +606,9 @@ class Studio:
             "log": session.log[-40:],
             "busy": session.job.id if session.busy else None,
         }
+        if over:
+            view["seed"] = session.seed
+        return view
 
     def awimbawe_record(self, game_id: Any) -> dict:
         """The match record, once the match is over (it holds every deal: before the end it
@@ -718,33 +761,14 @@ def awimbawe_move_json(move) -> dict:
     return {"text": move.text, "card": card, "words": words}
 
 
-def awimbawe_note(before, after, move, session: Session) -> None:
-    """The log line of a move, as the person may know it: chance draws are told only when the
-    person sees them (a blind snake's pick in the person's own hand)."""
-    from ..games.awimbawe.moves import BLIND, DEAL, LEADER
-    me = session.human
-    player = before.current_player()
-    if move.kind == DEAL:
-        if len(before.deck) == 0:
-            session.log.append(f"round {len(after.rounds) + 1}: the cards are dealt")
-        return
-    if move.kind == LEADER:
-        session.log.append("first leader drawn: " + ("you" if move.a == me else "the agent"))
-        return
-    if move.kind == BLIND:
-        victim = 1 - before.pending[0]
-        session.log.append(f"the snake blocks your {move.text[2:]} for your next play"
-                           if victim == me else
-                           "the snake blocks a card of the agent's hand, unseen")
-        return
-    who = "you" if player == me else "the agent"
-    session.log.append(f"{who}: {move.text}")
-    if len(after.rounds) > len(before.rounds):
-        r = after.rounds[-1]
-        winner = "you" if r.winner == me else "the agent"
-        how = "four hyenas" if r.by_hyenas else "crowns"
-        session.log.append(f"round {len(after.rounds)} won by {winner} ({how}; crowns "
-                           f"{r.crowns[me]}–{r.crowns[1 - me]} you–agent)")
+def trick_json(trick, crowns, round_number: int) -> dict | None:
+    """The last finished trick (the rules let both players look at it again): who led, the two
+    moves as both saw them, the cards, who won, whether the eagle fled, and its round."""
+    if trick is None:
+        return None
+    return {"leader": trick.leader, "moves": list(trick.moves),
+            "cards": [card_json(name, crowns) for name in trick.cards],
+            "winner": trick.winner, "fled": trick.fled, "round": round_number}
 
 
 def playtest_summary(metrics, pairing, seed: int) -> dict:

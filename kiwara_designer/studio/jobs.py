@@ -115,7 +115,7 @@ class Jobs:
     def get(self, job_id: Any) -> Job:
         job = self._jobs.get(job_id) if isinstance(job_id, str) else None
         if job is None:
-            raise JobError(f"no job {str(job_id)[:40]!r} (finished jobs are kept for a while only)")
+            raise JobError("no such job (finished jobs are kept for a while only)")   # no echo
         return job
 
     def _forget_old(self) -> None:

@@ -12,6 +12,7 @@ import hmac
 import inspect
 import json
 import logging
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Callable
@@ -194,7 +195,7 @@ def error(status: int, message: str):
 
 def known(game: str) -> str:
     if game not in GAMES:
-        raise NotFound(f"no game {game[:40]!r}; the studio plays {', '.join(GAMES)}")
+        raise NotFound(f"no such game; the studio plays {', '.join(GAMES)}")   # no echo
     return game
 
 
@@ -225,12 +226,13 @@ def body() -> dict:
 
 def call(function: Callable, fields: dict) -> Any:
     """``function(**fields)`` once every field is one of its parameters (a typo in a field name
-    is an error, not silently ignored)."""
+    is an error, not silently ignored). A field's name is repeated only if it looks like one
+    (lowercase letters): no answer echoes other text a request carries, such as a card name."""
     parameters = inspect.signature(function).parameters
     unknown = [name for name in fields if name not in parameters]
     if unknown:
-        raise api.StudioError(f"unknown field {unknown[0][:40]!r}; fields: "
-                              f"{', '.join(parameters)}")
+        shown = f" {unknown[0]!r}" if re.fullmatch(r"[a-z_]{1,40}", unknown[0]) else ""
+        raise api.StudioError(f"unknown field{shown}; fields: {', '.join(parameters)}")
     missing = [name for name, p in parameters.items()
                if p.default is inspect.Parameter.empty and name not in fields]
     if missing:

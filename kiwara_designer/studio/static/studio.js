@@ -700,10 +700,11 @@ function updatePrintLinks() {
 }
 
 // -- Awimbawé ----------------------------------------------------------------------------------------
+// The match's seed is the server's secret until the end (it would tell every deal): the page
+// never sends one; the record, given once the match is over, holds it.
 async function newMatch() {
   const agent = $("aw-agent").value;
-  const body = { agent, seat: Number($("aw-seat").value), variant: $("aw-variant").value,
-                 seed: $("aw-seed").value === "" ? null : Number($("aw-seed").value) };
+  const body = { agent, seat: Number($("aw-seat").value), variant: $("aw-variant").value };
   if (agent === "mcts") body.iterations = Number($("aw-iterations").value);
   showMatch(await api("POST", "/api/awimbawe/new", body));
   await agentTurn("awimbawe");
@@ -735,16 +736,17 @@ function showMatch(view) {
             pile.map((card, i) => (own && i === pile.length - 1 ? mine(card)
               : cardElement(card, { blocked: blocked.has(card.name) }))))));
   const backs = Array.from({ length: view.opponent_hand_size }, () => element("div", { class: "card back" }));
-  const side = (seat) => `hyenas ${view.hyenas[seat]} · crowns ${view.crowns[seat]} · rounds won ${view.rounds_won[seat]}`;
+  // once the match is over no cards are left and no round is running: the rounds won only
+  const side = (seat) => (view.over ? "" : `hyenas ${view.hyenas[seat]} · crowns ${view.crowns[seat]} · `) +
+    `rounds won ${view.rounds_won[seat]}`;
   $("aw-table").replaceChildren(
     element("div", { class: "seat them" }, element("h3", {}, `${view.seats[them]} — ${side(them)}`),
-            element("div", { class: "hand" }, backs,
+            view.over ? null : element("div", { class: "hand" }, backs,
                     view.blind_blocks ? element("small", {}, ` (${view.blind_blocks} blocked by your snake)`) : null),
-            piles(them, false)),
-    element("div", { class: "trick" }, element("h3", {}, `Round ${view.round} · trick ${view.tricks + 1}`),
-            element("div", { class: "hand" }, view.trick.map((c) => cardElement(c)))),
-    element("div", { class: "seat you" }, piles(me, true),
-            element("div", { class: "hand" }, view.hand.map(mine)),
+            view.over ? null : piles(them, false)),
+    element("div", { class: "middle" }, view.over ? matchResult(view) : currentTrick(view), lastTrick(view)),
+    element("div", { class: "seat you" }, view.over ? null : piles(me, true),
+            view.over ? null : element("div", { class: "hand" }, view.hand.map(mine)),
             element("h3", {}, `you — ${side(me)}`)));
   showMatchStatus(view);
   showMatchActions(view, null);
@@ -753,6 +755,57 @@ function showMatch(view) {
   record.hidden = !view.over;
   record.href = tokenUrl(`/api/awimbawe/${view.id}/record`);
   record.setAttribute("download", `awimbawe-${view.id}.json`);
+  // (the seed itself is not printed: 63 bits do not fit a JavaScript number; the record has it)
+  $("aw-seed-note").textContent = view.over ? "The record holds every deal of the match and its seed." : "";
+}
+
+// A played card with who played it underneath (the last trick's winner marked by the caller).
+function playedCard(card, caption, className = "") {
+  return element("figure", { class: `played ${className}` }, cardElement(card), element("figcaption", {}, caption));
+}
+
+function currentTrick(view) {
+  const names = view.seats;
+  const cards = view.trick.map((card, i) =>
+    playedCard(card, i === 0 ? `${names[view.leader]} led` : names[1 - view.leader]));
+  return element("div", { class: "trick", id: "aw-trick" },
+                 element("h3", {}, `Round ${view.round} · trick ${view.tricks + 1}`),
+                 element("div", { class: "hand" }, cards));
+}
+
+// The last finished trick, which the rules let both players look at again, with its winner.
+function lastTrick(view) {
+  const trick = view.last_trick;
+  const box = element("div", { class: "last-trick", id: "aw-last" });
+  if (!trick) {
+    box.append(element("h3", {}, "Last trick"), element("p", { class: "none" }, "none yet"));
+    return box;
+  }
+  const names = view.seats;
+  const follower = 1 - trick.leader;
+  const round = trick.round === view.round ? "" : ` of round ${trick.round}`;
+  box.dataset.winner = String(trick.winner);
+  box.append(
+    element("h3", {}, `Last trick${round}: ${names[trick.winner]} won`),
+    element("div", { class: "hand" },
+            playedCard(trick.cards[0], `${names[trick.leader]} led`, trick.winner === trick.leader ? "winner" : ""),
+            playedCard(trick.cards[1], trick.fled ? `${names[follower]}: fled` : names[follower],
+                       trick.winner === follower ? "winner" : "")));
+  return box;
+}
+
+// Once the match is over: the result and each round's, instead of a round that never comes.
+function matchResult(view) {
+  const names = view.seats;
+  const won = view.winner === view.you;
+  const rounds = view.rounds.map((r, k) => element("li", {},
+    `round ${k + 1}: ${names[r.winner]} ${names[r.winner] === "you" ? "win" : "wins"} ` +
+    (r.by_hyenas ? `by four hyenas (${names[1 - r.winner]} took them)`
+      : `by crowns (${names[0]} ${r.crowns[0]}, ${names[1]} ${r.crowns[1]})`)));
+  return element("div", { class: "trick result", id: "aw-result" },
+                 element("h3", {}, `Match over: ${won ? "you win" : `${names[view.winner]} wins`} ` +
+                         `${Math.max(...view.rounds_won)}–${Math.min(...view.rounds_won)}`),
+                 element("ol", {}, rounds));
 }
 
 function showMatchStatus(view) {

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from kiwara_designer.agents import register_agent
-from kiwara_designer.core.game import TERMINAL, Metric, Outcome
+from kiwara_designer.core.game import TERMINAL, GameBase, Metric, Outcome
 from kiwara_designer.games.kiwara.game import KIWARA
 from kiwara_designer.games.kiwara.layout import Layout
 from kiwara_designer.core.stats import Summary, summarise
@@ -140,11 +140,8 @@ METRICS = (
 )
 
 
-class ClaimGame:
+class ClaimGame(GameBase):
     name = "claim"
-    perfect_information = True
-    chance = False
-    players = 2
 
     def new_state(self, setup: Layout, variant: ToyVariant | None = None) -> ClaimState:
         return ClaimState(setup, variant or ToyVariant(), (None,) * setup.grid.size)
@@ -158,9 +155,6 @@ class ClaimGame:
     def evaluate(self, state: ClaimState, player: int) -> float:
         totals = state.totals()
         return totals[player] - totals[1 - player]
-
-    def evaluation_key(self, move):
-        return move
 
     def outcome(self, state: ClaimState) -> Outcome:
         holders = state.region_holders()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kiwara_designer.agents import MctsAgent, RandomAgent, make_agent
-from kiwara_designer.agents.mcts import greedy_playout
+from kiwara_designer.agents.playouts import greedy_playout
 
 sys.path.insert(0, str(Path(__file__).parent))
 from toy_games import TakeAway  # noqa: E402

@@ -24,7 +24,6 @@ class KiwaraDeck(type(get_game("kiwara"))):
     """Kiwara with the reinforcement deck and a handicap: chance nodes at the deal and the draw."""
 
     name = "kiwara-deck"
-    chance = True
 
     def default_variant(self):
         from kiwara_designer.games.kiwara import KiwaraVariant
@@ -136,7 +135,7 @@ def test_chance_outcomes_are_a_distribution_over_the_legal_moves(game):
             assert [m for m, _ in outcomes] == state.legal_moves()
             assert all(p > 0 for _, p in outcomes)
             assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-    assert (chance_nodes > 0) == game.chance
+    assert (chance_nodes > 0) == game.has_chance(game.default_variant())
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)

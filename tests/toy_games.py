@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from kiwara_designer.core.game import CHANCE, TERMINAL, Outcome
+from kiwara_designer.core.game import CHANCE, TERMINAL, GameBase, Outcome
 from kiwara_designer.core.errors import KiwaraError
 
 
@@ -69,17 +69,11 @@ class TakeAway:
         return self
 
 
-class TakeAwayGame:
+class TakeAwayGame(GameBase):
     name = "take-away"
-    perfect_information = True
-    chance = False
-    players = 2
 
     def new_state(self, setup=None, variant=None) -> TakeAway:
         return TakeAway(setup if setup is not None else 10)
-
-    def default_variant(self):
-        return None
 
     def parse_move(self, state, text: str) -> int:
         return int(text)
@@ -91,18 +85,9 @@ class TakeAwayGame:
         mover_wins = state.pile % 4 != 0
         return 1.0 if mover_wins == (state.player == player) else -1.0
 
-    def evaluation_key(self, move):
-        return move
-
     def outcome(self, state: TakeAway) -> Outcome:
         first, second = state.returns()
         return Outcome((first, second), None if first == second else (0 if first > 0 else 1))
-
-    def tracker(self, state):
-        return None
-
-    def metrics(self):
-        return ()
 
     def record(self, setup, variant, moves, **meta):
         return {"pile": setup, "moves": list(moves), **meta}
@@ -190,17 +175,13 @@ class Kuhn:
         return Kuhn(tuple(cards), self.actions)
 
 
-class KuhnGame:
+class KuhnGame(GameBase):
     name = "kuhn"
     perfect_information = False
     chance = True
-    players = 2
 
     def new_state(self, setup=None, variant=None) -> Kuhn:
         return Kuhn()
-
-    def default_variant(self):
-        return None
 
     def parse_move(self, state, text: str) -> str:
         return text
@@ -210,19 +191,10 @@ class KuhnGame:
         own = state.information_state(player)[1]
         return 0.0 if own is None else CARDS.index(own) - 1.0
 
-    def evaluation_key(self, move):
-        return move
-
     def outcome(self, state: Kuhn) -> Outcome:
         chips = state.chips()
         return Outcome((chips, -chips), 0 if chips > 0 else 1, {"showdown": state.actions in
                                                                  ("pp", "bb", "pbb")})
-
-    def tracker(self, state):
-        return None
-
-    def metrics(self):
-        return ()
 
     def record(self, setup, variant, moves, **meta):
         return {"moves": list(moves), **meta}
@@ -293,17 +265,12 @@ class Gamble:
         return self
 
 
-class GambleGame:
+class GambleGame(GameBase):
     name = "gamble"
-    perfect_information = True
     chance = True
-    players = 2
 
     def new_state(self, setup=None, variant=None) -> Gamble:
         return Gamble()
-
-    def default_variant(self):
-        return None
 
     def parse_move(self, state, text: str) -> str:
         return text
@@ -311,18 +278,9 @@ class GambleGame:
     def evaluate(self, state: Gamble, player: int) -> float:
         return state.returns()[player]
 
-    def evaluation_key(self, move):
-        return move
-
     def outcome(self, state: Gamble) -> Outcome:
         first, second = state.returns()
         return Outcome((first, second), None if first == second else (0 if first > 0 else 1))
-
-    def tracker(self, state):
-        return None
-
-    def metrics(self):
-        return ()
 
     def record(self, setup, variant, moves, **meta):
         return {"moves": list(moves), **meta}

@@ -35,7 +35,8 @@ class Agent(Protocol):
     def choose(self, state: Any, rng: random.Random) -> Any: ...
 
 
-def _legal_moves(state: Any) -> list:
+def legal_moves_to_choose(state: Any) -> list:
+    """The legal moves an agent chooses among; an error at a chance node or the game's end."""
     moves = state.legal_moves()
     if not moves:
         raise KiwaraError("the game is over: there is no move to choose")
@@ -51,7 +52,7 @@ class RandomAgent:
     name: str = "random"
 
     def choose(self, state: Any, rng: random.Random) -> Any:
-        return rng.choice(_legal_moves(state))
+        return rng.choice(legal_moves_to_choose(state))
 
 
 # -- the registry ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .base import _legal_moves, no_parameters, register_agent
+from .base import legal_moves_to_choose, no_parameters, register_agent
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class GreedyAgent:
     name: str = "greedy"
 
     def choose(self, state: Any, rng: random.Random) -> Any:
-        moves = _legal_moves(state)
+        moves = legal_moves_to_choose(state)
         if len(moves) == 1:
             return moves[0]
         game = state.game

@@ -42,8 +42,9 @@ from typing import Any
 
 from ..core.game import CHANCE, sample_chance
 from ..core.numbers import shorten
-from .base import AgentSpecError, _legal_moves, register_agent
-from .mcts import (_PLAYOUT_FUNCTIONS, DEFAULT_ITERATIONS, MoveStats, SearchResult,
+from .base import AgentSpecError, legal_moves_to_choose, register_agent
+from .playouts import PLAYOUTS, stage_playout
+from .mcts import (DEFAULT_ITERATIONS, MoveStats, SearchResult,
                    check_search_settings, parse_search_spec, search_within_budget)
 
 
@@ -85,19 +86,14 @@ class IsmctsAgent:
 
     def search(self, state: Any, rng: random.Random) -> SearchResult:
         started = time.perf_counter()
-        moves = _legal_moves(state)
+        moves = legal_moves_to_choose(state)
         if len(moves) == 1:
             return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
         observer = state.current_player()
         tree: dict = {}
-        playout = _PLAYOUT_FUNCTIONS[self.playout]
-        stage = getattr(state.game, "stage", None) if self.horizon == "stage" else None
-        if stage is not None:
-            plain = playout
-
-            def playout(world: Any, rng: random.Random) -> tuple[float, ...]:
-                started_in = stage(world)
-                return plain(world, rng, lambda s: stage(s) != started_in)
+        playout = PLAYOUTS[self.playout]
+        if self.horizon == "stage" and state.game.stage(state) is not None:
+            playout = stage_playout(playout, state.game.stage)
 
         def iterate() -> None:
             world = state if self.peek else state.determinize(observer, rng)

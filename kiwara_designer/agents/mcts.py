@@ -25,11 +25,10 @@ from typing import Any, Callable
 from ..core.game import CHANCE, sample_chance
 from ..core.errors import KiwaraError
 from ..core.numbers import parse_whole, shorten
-from .base import AgentSpecError, _legal_moves, register_agent
+from .base import AgentSpecError, legal_moves_to_choose, register_agent
+from .playouts import PLAYOUTS
 
 DEFAULT_ITERATIONS = 500
-PLAYOUTS = ("random", "greedy")
-GREEDY_PLAYOUT_SAMPLE = 4   # candidate moves weighed per ply in a greedy-biased playout
 
 
 class _Node:
@@ -88,47 +87,6 @@ class SearchResult:
         return self.children[0].mean if self.children else 0.0
 
 
-def random_playout(state: Any, rng: random.Random,
-                   stop: Callable[[Any], bool] | None = None) -> tuple[float, ...]:
-    """Uniform moves to the end, or until ``stop(state)``: then the game's ``stage_returns``
-    (ISMCTS stops where a stage, an Awimbawé round, ends)."""
-    while not state.is_terminal():
-        if stop is not None and stop(state):
-            return state.game.stage_returns(state)
-        if state.current_player() == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(rng.choice(state.legal_moves()))
-    return state.returns()
-
-
-def greedy_playout(state: Any, rng: random.Random,
-                   stop: Callable[[Any], bool] | None = None) -> tuple[float, ...]:
-    """Each ply weighs a few random candidates with the game's ``evaluate`` for the mover and
-    plays the best: far stronger than uniform play, at a few times the cost. ``stop`` as in
-    :func:`random_playout`."""
-    evaluate = state.game.evaluate
-    while not state.is_terminal():
-        if stop is not None and stop(state):
-            return state.game.stage_returns(state)
-        player = state.current_player()
-        if player == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-            continue
-        moves = state.legal_moves()
-        if len(moves) > GREEDY_PLAYOUT_SAMPLE:
-            moves = rng.sample(moves, GREEDY_PLAYOUT_SAMPLE)
-        best_state, best_value = None, -math.inf
-        for move in moves:
-            after = state.apply(move)
-            value = evaluate(after, player)
-            if value > best_value:
-                best_state, best_value = after, value
-        state = best_state
-    return state.returns()
-
-
-_PLAYOUT_FUNCTIONS = {"random": random_playout, "greedy": greedy_playout}
 
 
 def check_search_settings(agent: Any) -> None:
@@ -178,14 +136,14 @@ class MctsAgent:
     def search(self, state: Any, rng: random.Random) -> SearchResult:
         started = time.perf_counter()
         refuse_hidden_information(state.game)
-        moves = _legal_moves(state)
+        moves = legal_moves_to_choose(state)
         if len(moves) == 1:   # forced (a pass, a forced last placement): nothing to think about
             return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
         # Search what the player may know: a state that fixes something nobody has seen (Kiwara:
         # a deck order) forgets it, and the search samples it at chance nodes instead.
         root = _Node(state.determinize(state.current_player(), rng), None, None, -1)
         root.untried = list(moves)
-        playout = _PLAYOUT_FUNCTIONS[self.playout]
+        playout = PLAYOUTS[self.playout]
         iterations = search_within_budget(self, started,
                                           lambda: self._iterate(root, playout, rng))
         # Most visited first; equal visits: better mean, then the engine's move order.

@@ -11,7 +11,9 @@ are the two other values ``current_player()`` may return.
 """
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, runtime_checkable
@@ -89,8 +91,11 @@ class Game(Protocol):
 
     name: str
     perfect_information: bool
-    chance: bool
     players: int
+    headline_metric: str
+
+    def has_chance(self, variant: Any = None) -> bool:
+        """Whether games of ``variant`` (None: the default) have chance nodes."""
 
     def new_state(self, setup: Any = None, variant: Any = None) -> State: ...
 
@@ -127,6 +132,71 @@ class Game(Protocol):
     def setup_from_key(self, key: str) -> Any:
         """The setup a key stands for (the one the lab plays): ``setup_key`` of it is ``key``."""
 
+    def stage(self, state: State) -> Hashable | None:
+        """The stage ``state`` is in (an Awimbawé round), or None for a game without stages: a
+        search's playout may stop where its stage ends (:mod:`kiwara_designer.agents.playouts`)."""
+
+    def stage_returns(self, state: State) -> tuple[float, ...]:
+        """What the end of a stage is worth to each player, from public facts only."""
+
+
+class GameBase:
+    """The defaults of a game's optional members, so a game declares only what it has (as
+    OpenSpiel's ``GameType`` and python-chess's ``Board`` defaults): no chance, perfect
+    information, no stages, no statistics of its own, the lab's ``score`` as headline, moves
+    parsed by their text among the legal ones, a neutral evaluation. A game subclasses it and
+    sets ``name``; agents and the lab then call every member of :class:`Game` directly."""
+
+    name: str = ""
+    perfect_information = True
+    chance = False              # chance nodes in the default variant; see has_chance
+    players = 2
+    headline_metric = "score"   # the lab's combined score; a game may name one of its metrics
+
+    def has_chance(self, variant: Any = None) -> bool:
+        return self.chance
+
+    def default_variant(self) -> Any:
+        return None
+
+    def parse_move(self, state: State, text: str) -> Any:
+        for move in state.legal_moves():
+            if str(move) == text.strip():
+                return move
+        raise KiwaraError("not a legal move here")
+
+    def evaluate(self, state: State, player: int) -> float:
+        return state.returns()[player] if state.is_terminal() else 0.0
+
+    def evaluation_key(self, move: Any) -> Hashable:
+        return move
+
+    def tracker(self, state: State) -> "Tracker | None":
+        return None
+
+    def metrics(self) -> Sequence["Metric"]:
+        return ()
+
+    def stage(self, state: State) -> Hashable | None:
+        return None
+
+    def stage_returns(self, state: State) -> tuple[float, ...]:
+        return state.returns()
+
+    def outcome(self, state: State) -> Outcome:
+        returns = state.returns()
+        best = max(returns)
+        winners = [p for p, r in enumerate(returns) if r == best]
+        return Outcome(tuple(returns), winners[0] if len(winners) == 1 else None)
+
+    # A game is one instance, the module global named as its name in capitals (KIWARA): a worker
+    # process unpickles it as that instance, not a copy.
+    def __reduce__(self) -> str:
+        return self.name.upper()
+
+    def __repr__(self) -> str:
+        return self.name.upper()
+
 
 @runtime_checkable
 class Tracker(Protocol):
@@ -161,23 +231,40 @@ class GameNotFoundError(KiwaraError):
 
 
 # The registry: name → "module:attribute" of the Game object, imported on first use so that
-# naming a game costs nothing until it is played. Adding a game is one line here.
-GAMES: dict[str, str] = {
-    "awimbawe": "kiwara_designer.games.awimbawe.game:AWIMBAWE",
-    "kiwara": "kiwara_designer.games.kiwara.game:KIWARA",
-}
-DEFAULT_GAME = "kiwara"   # what the lab plays when no game is named
+# naming a game costs nothing until it is played. Every package under GAMES_PACKAGE is a game
+# that registers itself by being there (its module ``game`` holds the instance named as the
+# game in capitals: games/kiwara/game.py's KIWARA); a game kept elsewhere (the tests' toys, a
+# plug-in) calls register_game.
+GAMES_PACKAGE = "kiwara_designer.games"
+GAMES: dict[str, str] = {}    # games registered from elsewhere, by register_game
+DEFAULT_GAME = "kiwara"       # what the lab plays when no game is named: the tool's own game
+
+
+def register_game(name: str, target: str) -> None:
+    """Register the game ``name`` as ``"module:attribute"`` of its Game object."""
+    GAMES[name] = target
+
+
+@functools.cache
+def _packaged_games() -> dict[str, str]:
+    package = importlib.import_module(GAMES_PACKAGE)
+    return {found.name: f"{GAMES_PACKAGE}.{found.name}.game:{found.name.upper()}"
+            for found in pkgutil.iter_modules(package.__path__) if found.ispkg}
+
+
+def _registry() -> dict[str, str]:
+    return {**_packaged_games(), **GAMES}
 
 
 def game_names() -> list[str]:
-    return sorted(GAMES)
+    return sorted(_registry())
 
 
 def get_game(name: str = DEFAULT_GAME) -> Game:
     """The registered game called ``name``."""
     try:
-        target = GAMES[name]
-    except KeyError:
+        target = _registry()[name]
+    except (KeyError, TypeError):
         raise GameNotFoundError(f"unknown game {name!r}; known games: "
                                 f"{', '.join(game_names())}") from None
     module, _, attribute = target.partition(":")

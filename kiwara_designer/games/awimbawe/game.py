@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.game import Metric, Outcome
+from ...core.game import GameBase, Metric, Outcome
 from ...core.errors import KiwaraError
 from .cards import NAMES
 from .evaluation import stage_returns
@@ -17,7 +17,7 @@ from .variant import AwimbaweVariant, as_variant
 ROUND_WEIGHT = 0.6
 
 
-class AwimbaweGame:
+class AwimbaweGame(GameBase):
     """The whole match (rounds until one player has ``rounds_to_win``) is one game.
 
     ``new_state(setup)``: None deals round 1 at chance nodes; a :class:`Deal` (or a deck as text
@@ -27,7 +27,6 @@ class AwimbaweGame:
     headline_metric = "round1_leader_balance"   # the lead rule's fairness: README, play-test lab
     perfect_information = False
     chance = True
-    players = 2
 
     def new_state(self, setup: Any = None, variant: Any = None) -> AwimbaweState:
         variant = as_variant(variant)
@@ -128,12 +127,6 @@ class AwimbaweGame:
         if words[-2:-1] == ["leader"]:
             leader, words = int(words[-1]), words[:-2]
         return Deal.parse(words[1:], leader)
-
-    def __reduce__(self) -> str:
-        return "AWIMBAWE"    # unpickled (in a worker process) as the one instance
-
-    def __repr__(self) -> str:
-        return "AWIMBAWE"
 
 
 AWIMBAWE = AwimbaweGame()

@@ -36,7 +36,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ...agents.base import _legal_moves, no_parameters, register_agent
+from ...agents.base import legal_moves_to_choose, no_parameters, register_agent
 from .cards import (BIT, CARDS, EAGLE, EAGLES, ELEPHANT, HYENAS, KIND, MOUSE, SKY, SUIT, SUIT_MASK,
                     VALUE, cards_of)
 from .moves import (CHEETAH_CHOICE, EAGLE_FIGHT, EAGLE_FLEE, RHINO_SLIDE, SNAKE_HAND, SNAKE_PILE,
@@ -55,7 +55,7 @@ class AwimbaweGreedy:
     name: str = "greedy"
 
     def choose(self, state: Any, rng: random.Random) -> Any:
-        moves = _legal_moves(state)
+        moves = legal_moves_to_choose(state)
         if len(moves) == 1:
             return moves[0]
         view = _View(state)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.game import Metric, Outcome
+from ...core.game import GameBase, Metric, Outcome
 from .layout import Layout
 from .evaluation import evaluate
 from .moves import Move
@@ -51,13 +51,17 @@ class ControlTracker:
         return {"control_changes": list(self.changes)}
 
 
-class KiwaraGame:
+class KiwaraGame(GameBase):
     """The Kiwara rules engine behind the core game protocol."""
 
     name = "kiwara"
     perfect_information = True
     chance = False         # in the default (classic) game; deck variants draw at chance nodes
-    players = 2
+
+    def has_chance(self, variant: KiwaraVariant | None = None) -> bool:
+        """A deck game draws the handicap and the Okapi moment's card from a deck of unknown
+        order, at chance nodes."""
+        return variant is not None and variant.reinforcement == "deck"
 
     def new_state(self, setup: Layout | None = None, variant: KiwaraVariant | None = None
                   ) -> KiwaraState:
@@ -112,12 +116,6 @@ class KiwaraGame:
     def setup_from_key(self, key: str) -> Layout:
         from .formats import parse_text
         return parse_text(key)[0].layout
-
-    def __reduce__(self) -> str:
-        return "KIWARA"     # unpickled (in a worker process) as the one instance
-
-    def __repr__(self) -> str:
-        return "KIWARA"
 
 
 KIWARA = KiwaraGame()

@@ -96,3 +96,30 @@ def test_greedy_weighs_the_extra_turn_an_again_card_gives():
         while state.current_player() != 0 or state.ply == 0:      # to its first placement
             state = state.apply(greedy.choose(state, rng))
         assert str(greedy.choose(state, rng)) == "+stampede"
+
+
+def test_greedy_weighs_a_bounded_number_of_positions_whatever_the_hand(monkeypatch):
+    # Issue 22 point 6: with stampede and migration (another turn) and drums (move the totem)
+    # in hand, greedy looked ahead through every order of the cards: minutes for one move.
+    from kiwara_designer.agents.greedy import LOOKAHEAD_POSITIONS
+    from kiwara_designer.games.kiwara import KiwaraState
+    from kiwara_designer.games.kiwara.cards import Card
+    deck = (Card("stampede", "again"), Card("migration", "again"), Card("drums", "totem"))
+    variant = KiwaraVariant(reinforcement="deck", deck=deck, handicap=(3, 0))
+    state = new_game(CLASSIC, variant)
+    rng = random.Random(1)
+    while state.current_player() != 0 or len(state.hand(0)) < 3 or state.totem is None:
+        state = state.apply(rng.choice(state.legal_moves()))
+    applied = []
+    plain = KiwaraState.apply
+
+    def counting(self, move):
+        applied.append(move)
+        if len(applied) > 10 * LOOKAHEAD_POSITIONS:      # before the bound: millions
+            raise AssertionError("greedy's lookahead is not bounded")
+        return plain(self, move)
+
+    monkeypatch.setattr(KiwaraState, "apply", counting)
+    make_agent("greedy").choose(state, random.Random(0))
+    # the budget, each move of the decision, and one move to finish each open lookahead
+    assert len(applied) <= LOOKAHEAD_POSITIONS + 2 * len(state.legal_moves())

@@ -125,3 +125,23 @@ def test_a_new_game_declares_its_parameters_only():
         Toy.from_toml("seeds = 13", "t.toml")
     with pytest.raises(VariantError, match=r"unknown key 'seed' \(did you mean 'seeds'\?\)"):
         Toy.from_toml("seed = 3", "t.toml")
+
+
+@pytest.mark.parametrize("cls", GAMES)
+def test_a_toml_file_nested_too_deeply_is_one_error(cls):
+    # issue 22 point 2: tomllib recurses once per bracket, and 500 brackets (1 KB) ended in a
+    # RecursionError traceback of 3,000 lines through every command reading a variant
+    text = "zebra_tokens = " + "[" * 500 + "]" * 500
+    with pytest.raises(VariantError, match=r"^deep\.toml: invalid TOML: nested too deeply$"):
+        cls.from_toml(text, "deep.toml")
+
+
+def test_the_command_line_says_so_in_one_line(tmp_path):
+    from click.testing import CliRunner
+    from kiwara_designer.cli import main
+    deep = tmp_path / "deep.toml"
+    deep.write_text("zebra_tokens = " + "[" * 500 + "]" * 500)
+    for args in (["perft", "1"], ["awimbawe", "deal", "--seed", "1"]):
+        result = CliRunner().invoke(main, [*args, "--variant", str(deep)])
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output[-300:]
+        assert result.output.endswith("invalid TOML: nested too deeply\n")

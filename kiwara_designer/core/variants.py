@@ -209,6 +209,8 @@ class Variant:
         except ValueError:       # tomllib hands int() a number of over 4,300 digits
             raise VariantError(f"{source}: invalid TOML: a number of more than "
                                f"{sys.get_int_max_str_digits():,} digits") from None
+        except RecursionError:   # the parser recurses once per bracket: [[[[… overflows it
+            raise VariantError(f"{source}: invalid TOML: nested too deeply") from None
         return cls.from_dict(table, source, default_name)
 
     @classmethod

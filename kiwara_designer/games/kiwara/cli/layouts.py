@@ -27,10 +27,10 @@ def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int 
                                                   ("width", width), ("height", height)) if value]
         raise click.UsageError(f"--rules {rules} fixes the board and the sizes; {custom[0]} "
                                f"makes a custom ruleset from free-play: give one or the other")
-    allowed = frozenset(parse_int_list(sizes, "--sizes")) if sizes else base.sizes
+    allowed = frozenset(parse_int_list(sizes, "--sizes")) if sizes is not None else base.sizes
     return Ruleset("custom", width or base.width, height or base.height,
                    territories if territories is not None else base.territories,
-                   allowed, None if sizes else base.mix)
+                   allowed, None if sizes is not None else base.mix)
 
 
 @click.command("validate")
@@ -62,7 +62,9 @@ def validate_cmd(files, rules, sizes, territories, width, height, as_json, quiet
     given = click.get_current_context().get_parameter_source("rules")
     ruleset = _ruleset(rules, sizes, territories, width, height,
                        rules_given=given is not click.core.ParameterSource.DEFAULT)
-    results, status, valid, invalid = [], EXIT_OK, 0, 0
+    status, valid, invalid = EXIT_OK, 0, 0
+    results = _JsonArray(f'{{\n  "rules": {json.dumps(ruleset.describe())},\n  "results": ',
+                         "\n}") if as_json else None
 
     def unreadable(error, **where) -> None:
         nonlocal status
@@ -91,11 +93,27 @@ def validate_cmd(files, rules, sizes, territories, width, height, as_json, quiet
         except KiwaraError as exc:
             unreadable(exc, source=name)
     if as_json:
-        click.echo(json.dumps({"rules": ruleset.describe(), "results": results}, indent=2))
+        results.close()
     elif quiet:
         click.echo(f"{plural(valid + invalid, 'layout')}: {valid:,} valid, "
                    f"{invalid:,} invalid ({ruleset.describe()})")
     sys.exit(status)
+
+
+class _JsonArray:
+    """A JSON object whose last field is a list, written item by item as ``json.dumps(…,
+    indent=2)`` would write it whole: the results of millions of layouts never sit in memory."""
+
+    def __init__(self, head: str, tail: str) -> None:
+        self.head, self.tail, self.count = head, tail, 0
+
+    def append(self, item: dict) -> None:
+        text = json.dumps(item, indent=2).replace("\n", "\n    ")
+        click.echo((self.head + "[\n    " if not self.count else ",\n    ") + text, nl=False)
+        self.count += 1
+
+    def close(self) -> None:
+        click.echo((self.head + "[]" if not self.count else "\n  ]") + self.tail)
 
 
 def _print_report(where: str, report) -> None:

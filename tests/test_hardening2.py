@@ -36,3 +36,19 @@ def test_validate_refuses_empty_sizes():
     # point 22: --sizes '' used the default sizes and called the ruleset "custom"
     result = run("validate", "classic", "--sizes", "")
     assert result.exit_code == 2 and result.output == "kiwara: error: --sizes must not be empty\n"
+
+
+def test_a_file_name_with_a_newline_is_quoted_in_one_line_errors(tmp_path):
+    # point 21: a name with a newline broke the one-line error in two
+    bad = tmp_path / "bad\nname.txt"
+    bad.write_text("{")
+    missing = tmp_path / "missing\nvariant.toml"
+    quoted = '"' + str(tmp_path) + '/bad\\nname.txt"'
+    for args, words in [(("awimbawe", "replay", bad), f"kiwara: {quoted}:1:2: invalid JSON"),
+                        (("validate", bad), f"kiwara: error: {quoted}:1:2: invalid JSON"),
+                        (("perft", 1, "--variant", missing), "no such file or built-in variant"),
+                        (("export", "classic", "-o", tmp_path / "no\ndir" / "x.svg"),
+                         "cannot write the board")]:
+        result = run(*args)
+        assert result.exit_code in (1, 2) and result.output.count("\n") == 1, result.output
+        assert words in result.output and "\\n" in result.output

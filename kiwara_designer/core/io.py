@@ -36,9 +36,14 @@ def is_builtin_name(name: str, builtins) -> bool:
     return name != STDIN and name in builtins and not Path(name).exists()
 
 
-def source_label(name: str) -> str:
-    """How errors name an input: the path, or ``<stdin>`` for ``-``."""
-    return "<stdin>" if name == STDIN else name
+def source_label(name: str | Path) -> str:
+    """How errors name an input or output: the path, or ``<stdin>`` for ``-``; a name with a
+    newline or another unprintable character is quoted as JSON writes it, so the error stays
+    one line and says exactly which file."""
+    name = str(name)
+    if name == STDIN:
+        return "<stdin>"
+    return name if name.isprintable() else json.dumps(name)
 
 
 @contextmanager
@@ -106,7 +111,8 @@ def write_bytes(path: str | Path, data: bytes, what: str) -> None:
     try:
         Path(path).write_bytes(data)
     except OSError as exc:
-        raise KiwaraError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+        raise KiwaraError(f"{source_label(path)}: cannot write {what}: "
+                          f"{exc.strerror or exc}") from None
 
 
 def make_folder(path: str | Path, what: str) -> Path:
@@ -116,7 +122,8 @@ def make_folder(path: str | Path, what: str) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise KiwaraError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+        raise KiwaraError(f"{source_label(path)}: cannot write {what}: "
+                          f"{exc.strerror or exc}") from None
     return folder
 
 

@@ -135,6 +135,14 @@ class AwimbaweGame:
     def __repr__(self) -> str:
         return "AWIMBAWE"
 
+    def has_chance(self, variant: Any = None) -> bool:
+        """Every variant deals its rounds at chance nodes (and draws a blind snake's pick)."""
+        return True
+
+    def has_hidden_information(self, variant: Any = None) -> bool:
+        """Every variant hides the opponent's hand and the face-down pile cards."""
+        return True
+
 
 AWIMBAWE = AwimbaweGame()
 

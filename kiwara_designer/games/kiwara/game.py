@@ -119,5 +119,15 @@ class KiwaraGame:
     def __repr__(self) -> str:
         return "KIWARA"
 
+    def has_chance(self, variant: KiwaraVariant | None = None) -> bool:
+        """Whether games of ``variant`` have chance nodes: only deck games do (the handicap
+        deal and the Okapi moment's draw)."""
+        return (variant or self.default_variant()).deck_game
+
+    def has_hidden_information(self, variant: KiwaraVariant | None = None) -> bool:
+        """Never: the board, the reserves and the cards held are open to both players; a deck's
+        unknown order is chance, unknown to both alike."""
+        return False
+
 
 KIWARA = KiwaraGame()

@@ -16,6 +16,7 @@ import pytest
 
 flask = pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask)")
 
+from kiwara_designer.core.game import CHANCE  # noqa: E402
 from kiwara_designer.games.awimbawe.cards import BIT, CARDS, NAMES, cards_of  # noqa: E402
 from kiwara_designer.games.awimbawe.information import seen_cards  # noqa: E402
 from kiwara_designer.games.awimbawe.moves import MOVES  # noqa: E402
@@ -26,6 +27,7 @@ from kiwara_designer.printing import cairo_available  # noqa: E402
 from kiwara_designer.studio import api  # noqa: E402
 from kiwara_designer.studio.jobs import Jobs  # noqa: E402
 from kiwara_designer.studio.server import MAX_BODY, create_app, make_studio_server  # noqa: E402
+from toy_games import KuhnGame  # noqa: E402
 
 CLASSIC = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 SPLIT = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEC"]      # the README's split.txt
@@ -749,6 +751,88 @@ def test_awimbawe_round_is_not_counted_on_after_the_end(studio, drawn_seeds):
     assert session.state.observation(0).round == len(view["rounds"]) + 1   # the engine's count
     assert view["round"] == len(view["rounds"]) and view["over"] and view["seed"] == 4
     assert view["log"][-1].startswith(f"round {view['round']} over")
+
+
+# -- a third game needs only its adapter -------------------------------------------------------
+class KuhnWithFacts(KuhnGame):
+    """Kuhn poker (the toy games'), stating the facts the seed rule asks of a game."""
+
+    def has_chance(self, variant=None) -> bool:
+        return True
+
+    def has_hidden_information(self, variant=None) -> bool:
+        return True
+
+
+class KuhnStudio:
+    """All a third game brings to the studio (what games/<name>/studio.py would hold)."""
+
+    game = KuhnWithFacts()
+    title = "Kuhn poker"
+
+    class variants:
+        @staticmethod
+        def builtin_names() -> list[str]:
+            return ["classic"]
+
+        @staticmethod
+        def load(name: str) -> None:
+            return None
+
+    def setup(self) -> None:
+        return None
+
+    def load(self, text: str):
+        raise KiwaraError("no Kuhn records")
+
+    def forced_move(self, state) -> None:
+        return None
+
+    def tell(self, before, after, move, seat, names):
+        player = before.current_player()
+        if player == CHANCE:
+            return ["a card is dealt"], None                 # never which one
+        return [f"{names[player]} {'bets' if move == 'b' else 'passes'}"], None
+
+    def move_json(self, state, move) -> dict:
+        return {"text": move}
+
+    def view(self, state, seat, names, last) -> dict:
+        _, own, _, actions = state.observation(seat)
+        return {"card": own, "actions": actions,
+                "cards": list(state.cards) if state.is_terminal() else None}
+
+    def record(self, session, seed) -> dict:
+        return {"moves": list(session.moves), "seed": seed}
+
+
+def test_a_third_game_plays_through_its_adapter_alone(client, drawn_seeds, monkeypatch):
+    """The studio core never names a game: a toy game with hidden cards plays through the same
+    routes, its agents come from the registry, its seed is secret until the end."""
+    from kiwara_designer.studio import sessions
+    monkeypatch.setitem(sessions.adapters(), "kuhn", KuhnStudio())
+    offered = get(client, "/api/catalogue").get_json()["games"]["kuhn"]
+    assert offered["agents"] == ["random", "greedy", "ismcts"]        # mcts refuses hidden cards
+    assert post(client, "/api/kuhn/new", {"seed": 3}).status_code == 400
+    assert "unknown field 'rows'" in post(client, "/api/kuhn/new",
+                                          {"rows": CLASSIC}).get_json()["error"]
+    drawn_seeds[0].append(77)
+    view = post(client, "/api/kuhn/new", {"agent": "random", "seat": 1}).get_json()
+    session = client.application.config["STUDIO"].sessions[view["id"]]
+    theirs = session.state.cards[0]
+    assert view["card"] == session.state.cards[1] and view["log"] == ["a card is dealt"] * 2
+    while not view["over"]:
+        assert "seed" not in view and view["cards"] is None
+        if theirs != view["card"]:
+            assert theirs not in json.dumps(view)
+        if view["your_turn"]:
+            view = post(client, f"/api/kuhn/{view['id']}/move", {"move": "b"}).get_json()
+        else:
+            view = agent_moves(client, "kuhn", view)
+    assert view["seed"] == 77 and view["cards"] == list(session.state.cards)
+    record = json.loads(get(client, f"/api/kuhn/{view['id']}/record").data)
+    assert record == {"moves": list(session.state.cards) + list(session.state.actions),
+                      "seed": 77}
 
 
 # -- the real server -----------------------------------------------------------------------------

@@ -85,15 +85,15 @@ def call_with_fields(function: Callable, fields: dict, listed: Iterable[str] = (
     letters): no answer echoes other text a request carries, such as a card name. A function
     taking ``**fields`` checks the rest itself."""
     parameters = inspect.signature(function).parameters
-    named = [name for name, p in parameters.items() if p.kind is not p.VAR_KEYWORD]
-    takes_more = len(named) < len(parameters)
+    named = {name: p for name, p in parameters.items()
+             if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
+    takes_more = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
     unknown = [name for name in fields if name not in named]
     if unknown and not takes_more:
         shown = f" {unknown[0]!r}" if re.fullmatch(r"[a-z_]{1,40}", unknown[0]) else ""
         raise StudioError(f"unknown field{shown}; fields: {', '.join([*listed, *named])}")
-    missing = [name for name in named if parameters[name].default is inspect.Parameter.empty
-               and parameters[name].kind is not parameters[name].VAR_POSITIONAL
-               and name not in fields]
+    missing = [name for name, p in named.items()
+               if p.default is inspect.Parameter.empty and name not in fields]
     if missing:
         raise StudioError(f"missing field {missing[0]!r}")
     return function(**fields)

@@ -46,7 +46,7 @@ MAX_GAMES = 200                # open games; the oldest is dropped beyond
 MCTS_MAX_ITERATIONS = 5000
 DEFAULT_ITERATIONS = 500
 LOG_LINES = 40                 # the log's last lines in a view
-COMMON_FIELDS = ("agent", "iterations", "seat", "variant", "seed")
+COMMON_FIELDS = ("agent", "iterations", "seat", "variant", "seed")   # new_game's own
 
 
 # -- adapters --------------------------------------------------------------------------------------

@@ -130,8 +130,8 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    from kiwara_designer.studio import api
-    api.secret_seed = lambda: 3      # the same deal each time (the page can never choose one)
+    from kiwara_designer.studio import sessions
+    sessions.secret_seed = lambda: 3   # the same deal each time (the page can never choose one)
     with studio_server() as url, chromium(args.width, args.height) as driver:
         driver.get(url)
         wait_for(driver, "return document.body.dataset.ready === 'true'", "the page")

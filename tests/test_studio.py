@@ -2,9 +2,11 @@
 server through Flask's test client, bad input included; the browser test is test_studio_e2e.py."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
+import secrets
 import socket
 import threading
 import urllib.request
@@ -14,6 +16,7 @@ import pytest
 
 flask = pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask)")
 
+from kiwara_designer.core.game import CHANCE  # noqa: E402
 from kiwara_designer.games.awimbawe.cards import BIT, CARDS, NAMES, cards_of  # noqa: E402
 from kiwara_designer.games.awimbawe.information import seen_cards  # noqa: E402
 from kiwara_designer.games.awimbawe.moves import MOVES  # noqa: E402
@@ -24,6 +27,7 @@ from kiwara_designer.printing import cairo_available  # noqa: E402
 from kiwara_designer.studio import api  # noqa: E402
 from kiwara_designer.studio.jobs import Jobs  # noqa: E402
 from kiwara_designer.studio.server import MAX_BODY, create_app, make_studio_server  # noqa: E402
+from toy_games import KuhnGame  # noqa: E402
 
 CLASSIC = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEE"]
 SPLIT = ["ABCCCC", "ABBCFF", "AABCCF", "DABBBE", "DDEEEC"]      # the README's split.txt
@@ -136,8 +140,14 @@ def test_catalogue_lists_what_the_page_offers():
     found = api.catalogue()
     assert found["layouts"]["classic"] == CLASSIC
     assert len(found["mixes"]) == 7 and [3, 3, 5, 5, 7, 7] in found["mixes"]
-    assert found["agents"] == ["random", "greedy", "mcts"]
-    assert "gazelles_3" in found["variants"] and "gamepark" in found["awimbawe_variants"]
+    kiwara, awimbawe = found["games"]["kiwara"], found["games"]["awimbawe"]
+    assert list(found["games"]) == ["kiwara", "awimbawe"]
+    # the agent registry's kinds that may face a person (never cheat-ismcts)
+    assert kiwara["agents"] == ["random", "greedy", "mcts", "ismcts"]
+    assert awimbawe["agents"] == ["random", "greedy", "ismcts"]
+    assert kiwara["budgeted"] == ["mcts", "ismcts"] and awimbawe["budgeted"] == ["ismcts"]
+    assert "gazelles_3" in kiwara["variants"] and "gamepark" in awimbawe["variants"]
+    assert awimbawe["title"] == "Awimbawé"
     assert found["palette"]["A"] == found["tints"][0]
 
 
@@ -286,7 +296,7 @@ def test_kiwara_game_to_the_end_against_random(client):
 
 def test_kiwara_move_effects_are_told(studio):
     # the README's replay: a crocodile swap, then a lion that makes the gazelle flee
-    view = studio.new_kiwara(CLASSIC, "random", seat=0, seed=1)
+    view = studio.new_game("kiwara", rows=CLASSIC, agent="random", seat=0, seed=1)
     session = studio.sessions[view["id"]]
     for text in ("T7", "Gb2>8", "Cb3xb2>9"):
         studio._apply(session, session.game.parse_move(session.state, text))
@@ -326,6 +336,91 @@ def test_kiwara_record_load_goes_on_from_the_last_move(client):
     assert refused.status_code == 400
     assert "move 4 ('Lb4>8') is illegal" in refused.get_json()["error"]
     assert post(client, "/api/kiwara/load", {"record": "{"}).status_code == 400
+
+
+# -- the seed rule: a game with chance or hidden information keeps its seed until the end ------
+@pytest.fixture
+def deck_rules(monkeypatch):
+    """Kiwara with the reinforcement deck (no built-in variant has one): offered to the page as
+    "deck" by the Kiwara adapter."""
+    from kiwara_designer.games.kiwara import KiwaraVariant
+    from kiwara_designer.games.kiwara.studio import ADAPTER
+    deck = dataclasses.replace(KiwaraVariant(), reinforcement="deck", name="deck")
+
+    class WithDeck:
+        @staticmethod
+        def builtin_names() -> list[str]:
+            return [*KiwaraVariant.builtin_names(), "deck"]
+
+        @staticmethod
+        def load(name: str) -> KiwaraVariant:
+            return deck if name == "deck" else KiwaraVariant.load(name)
+
+    monkeypatch.setattr(ADAPTER, "variants", WithDeck)
+    return deck
+
+
+def test_the_seed_rule_follows_the_games_facts(deck_rules):
+    from kiwara_designer.games.awimbawe.game import AWIMBAWE
+    from kiwara_designer.games.kiwara import KIWARA, KiwaraVariant
+    from kiwara_designer.studio.sessions import seed_is_secret
+    assert not seed_is_secret(KIWARA, KiwaraVariant())          # open, no chance: harmless
+    assert seed_is_secret(KIWARA, deck_rules)                   # the seed orders the deck
+    assert seed_is_secret(AWIMBAWE, AWIMBAWE.default_variant())
+
+
+def test_a_classic_kiwara_game_shows_its_seed_from_the_start(client):
+    view = post(client, "/api/kiwara/new", {"rows": CLASSIC, "agent": "random",
+                                            "seed": 5}).get_json()
+    assert view["seed"] == 5
+    assert json.loads(get(client, f"/api/kiwara/{view['id']}/record").data)["seed"] == 5
+
+
+def test_a_kiwara_deck_game_keeps_its_seed_until_the_end(client, drawn_seeds, deck_rules):
+    studio = client.application.config["STUDIO"]
+    refused = post(client, "/api/kiwara/new", {"rows": CLASSIC, "variant": "deck", "seed": 5})
+    assert refused.status_code == 400
+    assert "never chosen (it would tell you every deal)" in refused.get_json()["error"]
+    seed = 6_120_553_407_119_004_311
+    drawn_seeds[0].append(seed)
+    view = post(client, "/api/kiwara/new", {"rows": CLASSIC, "agent": "random",
+                                            "variant": "deck"}).get_json()
+    session = studio.sessions[view["id"]]
+    assert session.seed == seed and drawn_seeds[1] == [63]
+    rng = random.Random(7)
+    while not view["over"]:
+        assert "seed" not in view and str(seed) not in json.dumps(view)
+        record = get(client, f"/api/kiwara/{view['id']}/record").data.decode()
+        assert str(seed) not in record
+        if view["your_turn"]:
+            view = post(client, f"/api/kiwara/{view['id']}/move",
+                        {"move": rng.choice(view["legal"])["text"]}).get_json()
+        else:
+            view = agent_moves(client, "kiwara", view)
+    assert view["seed"] == seed and any("drawn from the deck" in line for line in session.log)
+    # the record holds the draws: it replays to the same end, and now gives the seed
+    record = json.loads(get(client, f"/api/kiwara/{view['id']}/record").data)
+    assert record["seed"] == seed
+    assert list(KiwaraRecord.from_dict(record).replay().scoring().totals) == view["scores"]
+
+
+def test_a_loaded_deck_record_gets_a_secret_seed(client, drawn_seeds, deck_rules):
+    """The record's own seed ordered its deck: the rest of the game is drawn from a new one, and
+    the record the page saves holds the cards dealt so far, not the loaded deck's order."""
+    rules = dataclasses.replace(deck_rules, handicap=(1, 1))     # two cards dealt at setup
+    order = [card.name for card in reversed(rules.cards)]
+    record = KiwaraRecord.from_moves(api.board_from_rows(CLASSIC), rules, ["T7"], deck=order,
+                                     seed=9).to_dict()
+    drawn_seeds[0].append(31)
+    view = post(client, "/api/kiwara/load", {"record": json.dumps(record)}).get_json()
+    assert "seed" not in view and view["ply"] == 1 and sorted(sum(view["hands"], [])) == \
+        sorted(order[:2])
+    assert client.application.config["STUDIO"].sessions[view["id"]].seed == 31
+    saved = KiwaraRecord.from_dict(json.loads(get(client, f"/api/kiwara/{view['id']}/record")
+                                              .data))
+    assert "seed" not in saved.extra and list(saved.deck[:2]) == order[:2]
+    replayed = saved.replay()
+    assert [list(replayed.hand(p)) for p in (0, 1)] == view["hands"]
 
 
 def test_mcts_agent_moves_through_a_job(client):
@@ -408,7 +503,7 @@ def drawn_seeds(monkeypatch):
         asked.append(bits)
         return seeds.pop(0)
 
-    monkeypatch.setattr(api.secrets, "randbits", randbits)
+    monkeypatch.setattr(secrets, "randbits", randbits)
     return seeds, asked
 
 
@@ -507,7 +602,7 @@ def test_awimbawe_hidden_cards_exist_to_be_hidden(studio, drawn_seeds):
     """The checks above are not vacuous: at the start the opponent holds cards never seen, and
     the state (not the view) names them."""
     drawn_seeds[0].append(11)
-    view = studio.new_awimbawe("random", seat=0)
+    view = studio.new_game("awimbawe", agent="random", seat=0)
     state = studio.sessions[view["id"]].state
     hidden = unseen_names(state, 0, 0)
     opponent = {NAMES[c] for c in cards_of(state.hand[1])}
@@ -591,7 +686,7 @@ def test_awimbawe_refusals_never_name_an_unseen_card(client, drawn_seeds):
 def test_awimbawe_seeds_are_drawn_from_secrets(studio, drawn_seeds):
     seeds, asked = drawn_seeds
     seeds += [2 ** 62 + 5, 2 ** 62 + 5, 7]
-    first, again, other = (studio.new_awimbawe("random") for _ in range(3))
+    first, again, other = (studio.new_game("awimbawe", agent="random") for _ in range(3))
     assert asked == [63, 63, 63]                  # 63 bits: the records' seeds are below 2**63
     state = [studio.sessions[v["id"]].state for v in (first, again, other)]
     assert state[0].deck == state[1].deck != state[2].deck   # the drawn seed makes the deal
@@ -600,7 +695,7 @@ def test_awimbawe_seeds_are_drawn_from_secrets(studio, drawn_seeds):
 
 
 def test_awimbawe_seeds_differ_without_a_stand_in(studio):
-    views = [studio.new_awimbawe("random") for _ in range(2)]
+    views = [studio.new_game("awimbawe", agent="random") for _ in range(2)]
     sessions = [studio.sessions[v["id"]] for v in views]
     assert sessions[0].seed != sessions[1].seed and sessions[0].state.deck != sessions[1].state.deck
     assert all("seed" not in v for v in views)
@@ -646,16 +741,88 @@ def test_awimbawe_log_tells_each_trick_and_the_view_shows_the_last(client, drawn
 
 def test_awimbawe_round_is_not_counted_on_after_the_end(studio, drawn_seeds):
     drawn_seeds[0].append(4)
-    view = studio.new_awimbawe("random", seat=0)
+    view = studio.new_game("awimbawe", agent="random", seat=0)
     session = studio.sessions[view["id"]]
     rng = random.Random(4)
     while not session.state.is_terminal():           # both seats by random moves: quick
         studio._apply(session, rng.choice(session.state.legal_moves()))
         studio._settle(session)
-    view = studio.awimbawe_view(session)
+    view = studio.view(session)
     assert session.state.observation(0).round == len(view["rounds"]) + 1   # the engine's count
     assert view["round"] == len(view["rounds"]) and view["over"] and view["seed"] == 4
     assert view["log"][-1].startswith(f"round {view['round']} over")
+
+
+# -- a third game needs only its adapter -------------------------------------------------------
+class KuhnStudio:
+    """All a third game brings to the studio (what games/<name>/studio.py would hold)."""
+
+    game = KuhnGame()        # its facts (chance, hidden cards) come from GameBase's defaults
+    title = "Kuhn poker"
+
+    class variants:
+        @staticmethod
+        def builtin_names() -> list[str]:
+            return ["classic"]
+
+        @staticmethod
+        def load(name: str) -> None:
+            return None
+
+    def setup(self) -> None:
+        return None
+
+    def load(self, text: str):
+        raise KiwaraError("no Kuhn records")
+
+    def forced_move(self, state) -> None:
+        return None
+
+    def tell(self, before, after, move, seat, names):
+        player = before.current_player()
+        if player == CHANCE:
+            return ["a card is dealt"], None                 # never which one
+        return [f"{names[player]} {'bets' if move == 'b' else 'passes'}"], None
+
+    def move_json(self, state, move) -> dict:
+        return {"text": move}
+
+    def view(self, state, seat, names, last) -> dict:
+        _, own, _, actions = state.observation(seat)
+        return {"card": own, "actions": actions,
+                "cards": list(state.cards) if state.is_terminal() else None}
+
+    def record(self, session, seed) -> dict:
+        return {"moves": list(session.moves), "seed": seed}
+
+
+def test_a_third_game_plays_through_its_adapter_alone(client, drawn_seeds, monkeypatch):
+    """The studio core never names a game: a toy game with hidden cards plays through the same
+    routes, its agents come from the registry, its seed is secret until the end."""
+    from kiwara_designer.studio import sessions
+    monkeypatch.setitem(sessions.adapters(), "kuhn", KuhnStudio())
+    offered = get(client, "/api/catalogue").get_json()["games"]["kuhn"]
+    assert offered["agents"] == ["random", "greedy", "ismcts"]        # mcts refuses hidden cards
+    assert post(client, "/api/kuhn/new", {"seed": 3}).status_code == 400
+    assert "unknown field 'rows'" in post(client, "/api/kuhn/new",
+                                          {"rows": CLASSIC}).get_json()["error"]
+    drawn_seeds[0].append(77)
+    view = post(client, "/api/kuhn/new", {"agent": "random", "seat": 1}).get_json()
+    session = client.application.config["STUDIO"].sessions[view["id"]]
+    theirs = session.state.cards[0]
+    assert view["card"] == session.state.cards[1] and view["log"] == ["a card is dealt"] * 2
+    while not view["over"]:
+        assert "seed" not in view and view["cards"] is None
+        if theirs != view["card"]:
+            assert theirs not in json.dumps(view)
+        if view["your_turn"]:
+            view = post(client, f"/api/kuhn/{view['id']}/move", {"move": "b"}).get_json()
+        else:
+            view = agent_moves(client, "kuhn", view)
+    assert view["seed"] == 77 and view["cards"] == list(session.state.cards)
+    record = json.loads(get(client, f"/api/kuhn/{view['id']}/record").data)
+    assert record == {"moves": list(session.state.cards) + list(session.state.actions),
+                      "seed": 77}
 
 
 # -- the real server -----------------------------------------------------------------------------

@@ -97,6 +97,10 @@ class Game(Protocol):
     def has_chance(self, variant: Any = None) -> bool:
         """Whether games of ``variant`` (None: the default) have chance nodes."""
 
+    def has_hidden_information(self, variant: Any = None) -> bool:
+        """Whether a player of ``variant`` may not see something another player sees (a hand);
+        a deck's unknown order, unknown to all alike, is chance, not hidden information."""
+
     def new_state(self, setup: Any = None, variant: Any = None) -> State: ...
 
     def default_variant(self) -> Any: ...
@@ -155,6 +159,9 @@ class GameBase:
 
     def has_chance(self, variant: Any = None) -> bool:
         return self.chance
+
+    def has_hidden_information(self, variant: Any = None) -> bool:
+        return not self.perfect_information
 
     def default_variant(self) -> Any:
         return None

@@ -8,11 +8,10 @@ error is a JSON ``{"error": message}`` with its HTTP status, never a stack trace
 """
 from __future__ import annotations
 
+import functools
 import hmac
-import inspect
 import json
 import logging
-import re
 import secrets
 from pathlib import Path
 from typing import Any, Callable
@@ -23,11 +22,11 @@ from werkzeug.exceptions import HTTPException
 from ..core.errors import KiwaraError
 from . import api
 from .jobs import JobError
+from .requests import call_with_fields
 
 MAX_BODY = 256 * 1024          # a record or a pasted layout is a few kB
 AGENT_WAIT = 2.0               # seconds a request waits for the agent before handing out a job
 STATIC = Path(__file__).parent / "static"
-GAMES = ("kiwara", "awimbawe")
 TOKEN_HEADER = "X-Studio-Token"
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -134,12 +133,11 @@ def create_app(studio: api.Studio | None = None, token: str | None = None) -> Fl
     # -- games -------------------------------------------------------------------------------------
     @app.post("/api/<game>/new")
     def game_new(game: str):
-        start = {"kiwara": studio.new_kiwara, "awimbawe": studio.new_awimbawe}[known(game)]
-        return jsonify(call(start, body()))
+        return jsonify(call(functools.partial(studio.new_game, known(game)), body()))
 
-    @app.post("/api/kiwara/load")
-    def kiwara_load():
-        return jsonify(call(studio.load_kiwara, body()))
+    @app.post("/api/<game>/load")
+    def game_load(game: str):
+        return jsonify(call(functools.partial(studio.load_game, known(game)), body()))
 
     @app.get("/api/<game>/<game_id>")
     def game_view(game: str, game_id: str):
@@ -160,8 +158,7 @@ def create_app(studio: api.Studio | None = None, token: str | None = None) -> Fl
 
     @app.get("/api/<game>/<game_id>/record")
     def game_record(game: str, game_id: str):
-        get = {"kiwara": studio.kiwara_record, "awimbawe": studio.awimbawe_record}[known(game)]
-        record = find(lambda: get(game_id))
+        record = find(lambda: studio.record(game_id, known(game)))
         response = Response(json.dumps(record, indent=1, ensure_ascii=False) + "\n",
                             mimetype="application/json")
         response.headers["Content-Disposition"] = \
@@ -194,8 +191,9 @@ def error(status: int, message: str):
 
 
 def known(game: str) -> str:
-    if game not in GAMES:
-        raise NotFound(f"no such game; the studio plays {', '.join(GAMES)}")   # no echo
+    """``game`` if the studio plays it (it has a studio adapter); never echoed."""
+    if game not in api.adapters():
+        raise NotFound(f"no such game; the studio plays {', '.join(api.adapters())}")
     return game
 
 
@@ -225,19 +223,9 @@ def body() -> dict:
 
 
 def call(function: Callable, fields: dict) -> Any:
-    """``function(**fields)`` once every field is one of its parameters (a typo in a field name
-    is an error, not silently ignored). A field's name is repeated only if it looks like one
-    (lowercase letters): no answer echoes other text a request carries, such as a card name."""
-    parameters = inspect.signature(function).parameters
-    unknown = [name for name in fields if name not in parameters]
-    if unknown:
-        shown = f" {unknown[0]!r}" if re.fullmatch(r"[a-z_]{1,40}", unknown[0]) else ""
-        raise api.StudioError(f"unknown field{shown}; fields: {', '.join(parameters)}")
-    missing = [name for name, p in parameters.items()
-               if p.default is inspect.Parameter.empty and name not in fields]
-    if missing:
-        raise api.StudioError(f"missing field {missing[0]!r}")
-    return function(**fields)
+    """``function(**fields)``, every field checked against its parameters
+    (:func:`.requests.call_with_fields`)."""
+    return call_with_fields(function, fields)
 
 
 QUERY_FLAGS = ("crop_marks", "kit")

@@ -61,7 +61,7 @@ class KiwaraGame(GameBase):
     def has_chance(self, variant: KiwaraVariant | None = None) -> bool:
         """A deck game draws the handicap and the Okapi moment's card from a deck of unknown
         order, at chance nodes."""
-        return variant is not None and variant.reinforcement == "deck"
+        return (variant or self.default_variant()).deck_game
 
     def new_state(self, setup: Layout | None = None, variant: KiwaraVariant | None = None
                   ) -> KiwaraState:

@@ -349,7 +349,7 @@ async function newGame() {
   const body = { rows: studio.draw.rows, agent, seat: Number($("play-seat").value),
                  variant: $("play-variant").value,
                  seed: $("play-seed").value === "" ? null : Number($("play-seed").value) };
-  if (agent === "mcts") body.iterations = Number($("play-iterations").value);
+  if (searches("kiwara", agent)) body.iterations = Number($("play-iterations").value);
   if (studio.draw.report && !studio.draw.report.valid) {
     showMessage("note: the drawn board breaks the rules; playing it anyway", "info");
   }
@@ -362,7 +362,7 @@ async function loadRecord(event) {
   if (!file) return;
   const agent = $("play-agent").value;
   const body = { record: await file.text(), agent };
-  if (agent === "mcts") body.iterations = Number($("play-iterations").value);
+  if (searches("kiwara", agent)) body.iterations = Number($("play-iterations").value);
   event.target.value = "";
   showGame(await api("POST", "/api/kiwara/load", body));
   await agentTurn("kiwara");
@@ -625,7 +625,7 @@ async function startTest() {
                  seed: Number($("test-seed").value), variant: $("test-variant").value };
   const opponent = $("test-opponent").value;
   if (opponent) body.opponent = opponent;
-  if (body.agent === "mcts" || opponent === "mcts") body.iterations = Number($("test-iterations").value);
+  if (searches("kiwara", body.agent) || searches("kiwara", opponent)) body.iterations = Number($("test-iterations").value);
   $("test-results").replaceChildren();
   setTesting(true);
   try {
@@ -705,7 +705,7 @@ function updatePrintLinks() {
 async function newMatch() {
   const agent = $("aw-agent").value;
   const body = { agent, seat: Number($("aw-seat").value), variant: $("aw-variant").value };
-  if (agent === "mcts") body.iterations = Number($("aw-iterations").value);
+  if (searches("awimbawe", agent)) body.iterations = Number($("aw-iterations").value);
   showMatch(await api("POST", "/api/awimbawe/new", body));
   await agentTurn("awimbawe");
 }
@@ -846,14 +846,26 @@ function fillForms(catalogue) {
   fillSelect($("rules"), catalogue.rules);
   fillSelect($("builtin"), Object.keys(catalogue.layouts));
   fillSelect($("mix"), ["", ...catalogue.mixes.map((m) => m.join(","))], { "": "any mix" });
-  const agentLabels = { random: "random", greedy: "greedy", mcts: "mcts (search)" };
-  for (const id of ["play-agent", "test-agent", "aw-agent"]) fillSelect($(id), catalogue.agents, agentLabels);
-  fillSelect($("test-opponent"), ["", ...catalogue.agents], { "": "itself", ...agentLabels });
+  const { kiwara, awimbawe } = catalogue.games;
+  for (const id of ["play-agent", "test-agent"]) fillSelect($(id), kiwara.agents, agentLabels("kiwara"));
+  fillSelect($("test-opponent"), ["", ...kiwara.agents], { "": "itself", ...agentLabels("kiwara") });
+  fillSelect($("aw-agent"), awimbawe.agents, agentLabels("awimbawe"));
   $("play-agent").value = "greedy";
   $("test-agent").value = "greedy";
   $("aw-agent").value = "greedy";
-  for (const id of ["play-variant", "test-variant", "print-variant"]) fillSelect($(id), catalogue.variants);
-  fillSelect($("aw-variant"), catalogue.awimbawe_variants);
+  for (const id of ["play-variant", "test-variant", "print-variant"]) fillSelect($(id), kiwara.variants);
+  fillSelect($("aw-variant"), awimbawe.variants);
+}
+
+// Each game's opponents come from the server's agent registry; a search takes a budget (the
+// chosen strength), the others none.
+function searches(game, agent) {
+  return studio.catalogue.games[game].budgeted.includes(agent);
+}
+
+function agentLabels(game) {
+  return Object.fromEntries(studio.catalogue.games[game].agents.map((kind) =>
+    [kind, searches(game, kind) ? `${kind} (search)` : kind]));
 }
 
 function wire() {

@@ -9,8 +9,8 @@ import sys
 import click
 
 from ....core.errors import KiwaraError
-from ....cli.common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, play_given_moves,
-                            print_perft, record_to_stdout, save_record, stdin_once)
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, play_given_moves, print_perft,
+                          record_to_stdout, save_record, stdin_once)
 
 VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
                 "no_flee, no_snake, three_hyenas). Default: classic.")

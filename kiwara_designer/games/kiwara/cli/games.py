@@ -9,9 +9,9 @@ import click
 from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....core.io import source_label
-from ....cli.common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, load_variant, note_invalid,
-                            play_given_moves, print_perft, record_to_stdout, save_record,
-                            stdin_once)
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, play_given_moves, print_perft,
+                          record_to_stdout, save_record, stdin_once)
+from .common import load_variant, note_invalid
 
 
 def _engine_setup(layout_name: str, variant_name: str | None):

@@ -14,9 +14,10 @@ from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....lab.metrics import all_metric_names, metric_names
 from ....core.numbers import plural
-from ....cli.common import (EXIT_NEGATIVE, MAX_SAMPLE, describe_playtest, lab_options, load_variant,
-                            note_invalid, progress_bar, scheduler_option, skill_options,
-                            skill_pairing, stdin_once, summary_line, two_variants)
+from ....commands import (EXIT_NEGATIVE, describe_playtest, lab_options, progress_bar,
+                          scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
+                          two_variants)
+from .common import MAX_SAMPLE, load_variant, note_invalid
 
 
 def _lab_pairing(text: str):

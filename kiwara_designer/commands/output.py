@@ -1,5 +1,5 @@
-"""What every game's commands print alike: progress bars, perft counts, game records, play-test
-settings and sweep summaries."""
+"""What every game's commands print alike: progress bars, perft counts, play-test settings and
+sweep summaries."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,6 @@ import sys
 import click
 
 from ..core.numbers import plural
-from .options import check_writable_file
 from .shell import EXIT_NEGATIVE
 
 
@@ -79,23 +78,6 @@ def print_perft(depth: int, count, split, *, divide: bool, as_json: bool, head: 
         click.echo(f"{move} {n}")
     for d, n in counts:
         click.echo(f"perft {d} {n}")
-
-
-def record_to_stdout(record: str | None) -> bool:
-    """Check a play command's ``--record`` before the game (a missing or read-only folder is
-    said now, not after a long game whose record is then lost); True when the record goes to
-    stdout (``-``), so the game itself must be told on stderr."""
-    if record and record != "-":
-        check_writable_file(record, "--record")
-    return record == "-"
-
-
-def save_record(record, path: str) -> None:
-    """Write a game's record (a :class:`~kiwara_designer.core.records.Record`) to ``path`` or
-    stdout, and say where on stderr."""
-    record.save(path)
-    if path != "-":
-        click.echo(f"record written to {path}", err=True)
 
 
 def describe_playtest(done, variant_name: str, pairing, seed: int, skill, unit: str,

@@ -16,8 +16,9 @@ OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
 class KiwaraGroup(click.Group):
-    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2, and a
-    reader that stops early (``kiwara show classic | head -1``) into a quiet exit 0."""
+    """Turns user errors (:class:`KiwaraError`) into one line on stderr and exit code 2 (the
+    settings they name called by their options), and a reader that stops early (``kiwara show
+    classic | head -1``) into a quiet exit 0."""
 
     def invoke(self, ctx: click.Context):
         if sys.stdout is None:           # started with stdout closed (>&-): like a closed pipe
@@ -27,8 +28,8 @@ class KiwaraGroup(click.Group):
                 return super().invoke(ctx)
             finally:
                 sys.stdout.flush()       # a closed pipe shows here, not at interpreter exit
-        except KiwaraError as exc:
-            click.echo(f"kiwara: error: {exc}", err=True)
+        except KiwaraError as exc:     # the library's words, its settings called by our options
+            click.echo(f"kiwara: error: {exc.naming(option_names(self))}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:
             _discard_stdout()
@@ -70,6 +71,21 @@ class KiwaraGroup(click.Group):
         except BrokenPipeError:
             _discard_stdout()
             raise click.exceptions.Exit(EXIT_OK) from None
+
+
+def option_names(command: click.Command) -> dict[str, str]:
+    """How the command line writes each setting its options give, by the setting's name in the
+    library (the long option's words: ``min_rivers`` for ``--min-rivers``, ``workers`` written
+    ``-j/--workers``), over ``command`` and every subcommand."""
+    names: dict[str, str] = {}
+    for param in command.params:
+        longs = [opt for opt in param.opts if opt.startswith("--")]
+        if isinstance(param, click.Option) and longs:
+            names.setdefault(longs[0][2:].replace("-", "_"), "/".join(sorted(param.opts, key=len)))
+    for sub in getattr(command, "commands", {}).values():
+        for setting, written in option_names(sub).items():
+            names.setdefault(setting, written)
+    return names
 
 
 def _discard_stdout() -> None:

@@ -111,7 +111,8 @@ def check_png_size(page: Page, dpi: int = PNG_DPI) -> None:
     if w * h > MAX_PNG_PIXELS:
         raise PrintError(f"a {page.width_mm:g} × {page.height_mm:g} mm page is {w} × {h} pixels "
                          f"at {dpi} dpi, more than PNG output allows ({MAX_PNG_PIXELS // 10**6} "
-                         f"million); write .svg or .pdf, or use a smaller --paper")
+                         f"million); write .svg or .pdf, or use a smaller paper",
+                         settings=("paper",))
 
 
 def check_dpi(dpi: int) -> int:

@@ -108,11 +108,12 @@ class Filters:
         a pattern file (``-`` for stdin). Filters no layout can pass are refused here: a listing
         would otherwise run through every layout to find none."""
         if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
-            raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers "
-                                 f"{max_rivers}: no layout can pass")
+            raise GeneratorError(f"min_rivers {min_rivers} is larger than max_rivers "
+                                 f"{max_rivers}: no layout can pass",
+                                 settings=("min_rivers", "max_rivers"))
         if max_span is not None and max_span == 0:
-            raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), "
-                                 "got 0")
+            raise GeneratorError("max_span must be at least 1 (every territory spans a cell), "
+                                 "got 0", settings=("max_span",))
         pattern = Pattern.load(contains) if contains else None
         if pattern is not None:
             letters = {ch for row in pattern.rows for ch in row} - {WILDCARD}
@@ -136,18 +137,20 @@ class Filters:
             box = min(self.max_span, grid.width) * min(self.max_span, grid.height)
             if all(max(mix) > box for mix in mixes):
                 need = min(max(mix) for mix in mixes)
-                raise GeneratorError(f"--max-span {self.max_span}: every layout has a territory "
+                raise GeneratorError(f"max_span {self.max_span}: every layout has a territory "
                                      f"of {need} or more cells, which spans more than "
-                                     f"{plural(self.max_span, 'cell')}: no layout can pass")
+                                     f"{plural(self.max_span, 'cell')}: no layout can pass",
+                                     settings=("max_span",))
         most = len(grid.edges) - (grid.size - k)
         least = k - 1
         if self.min_rivers is not None and self.min_rivers > most:
-            raise GeneratorError(f"--min-rivers {self.min_rivers}: a layout of {k} territories "
+            raise GeneratorError(f"min_rivers {self.min_rivers}: a layout of {k} territories "
                                  f"on the {grid.width} × {grid.height} board has at most {most} "
-                                 f"river segments: no layout can pass")
+                                 f"river segments: no layout can pass", settings=("min_rivers",))
         if self.max_rivers is not None and self.max_rivers < least:
-            raise GeneratorError(f"--max-rivers {self.max_rivers}: a layout of {k} territories "
-                                 f"has at least {least} river segments: no layout can pass")
+            raise GeneratorError(f"max_rivers {self.max_rivers}: a layout of {k} territories "
+                                 f"has at least {least} river segments: no layout can pass",
+                                 settings=("max_rivers",))
 
     @property
     def active(self) -> bool:

@@ -394,8 +394,8 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
     total = len(xs) * len(ys)
     if total > MAX_TILED_PAGES:   # each page holds the whole (clipped) board: GBs of SVG
         raise PrintError(f"the board at {geometry.cell:g} mm cells needs {total:,} pages of "
-                         f"{paper.name}, more than {MAX_TILED_PAGES}; use a smaller --cell-mm or "
-                         f"a larger --paper")
+                         f"{paper.name}, more than {MAX_TILED_PAGES}; use a smaller cell_mm or "
+                         f"a larger paper", settings=("cell_mm", "paper"))
     win_w, win_h = min(window_w, extent.width), min(window_h, extent.height)
     windows = []   # (number, row, column, board-local window)
     pages = []

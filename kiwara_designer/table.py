@@ -93,8 +93,8 @@ class TableView(Protocol):
     table is everyone's: a person sees ``table(state, seat)``, what their seat may see, when they
     are to choose. Either way the person then sees ``move_list`` and the prompt.
 
-    ``reader`` is the seat the game is told to (the first person's; None with no person: a
-    spectator, who sees what every player sees)."""
+    ``reader`` is the seat the game is told to: the person's when one person plays, else None
+    (a spectator, who sees what every player sees; two people share the screen)."""
 
     notation_help: str          # how moves are written; the loop adds its commands
     numbered: bool              # move_list numbers the moves, so a person may type a number
@@ -151,7 +151,8 @@ def play_at_table(state: Any, seats: Sequence[Seat], view: TableView, input: Tex
         return line or None
 
     public = state.game.perfect_information
-    reader = next((s for s, seat in enumerate(seats) if seat.is_human), None)
+    people = [s for s, seat in enumerate(seats) if seat.is_human]
+    reader = people[0] if len(people) == 1 else None
     names = view.seat_names(reader)
     result, played = TableResult(state), 0
     if public:

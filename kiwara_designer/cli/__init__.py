@@ -1,5 +1,6 @@
 """The ``kiwara`` command: a thin click shell that asks the game registry for each game's
-commands (``kiwara_designer.games.<name>.cli``, its ``group``) and adds the neutral ones.
+commands (``kiwara_designer.games.<name>.cli``, its ``group``) and adds the neutral ones (studio;
+rank and report, which read any game's results).
 
 The default game's commands sit at the top level (``kiwara play``); every other game's are a
 group named after it (``kiwara awimbawe play``). Exit codes, for every command: 0 success, 1 a
@@ -13,7 +14,7 @@ import click
 
 from ..commands import KiwaraGroup
 from ..core.game import DEFAULT_GAME, game_names
-from . import studio
+from . import lab, studio
 
 
 @click.group(cls=KiwaraGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,5 +52,6 @@ for game_name in game_names():
             main.add_command(command)
     else:
         main.add_command(commands, game_name)
-# --help lists the commands alphabetically, wherever they come from
-main.add_command(studio.studio)
+# the neutral commands; --help lists every command alphabetically, wherever it comes from
+for command in (lab.rank, lab.report, studio.studio):
+    main.add_command(command)

@@ -5,29 +5,35 @@ anything else is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
-import re
-from typing import Mapping
+import string
+from typing import Any, Mapping
 
 
 class KiwaraError(ValueError):
     """Bad input: a file, a value, a move or a request that cannot be honoured.
 
-    The library says it in plain words: a message about settings the caller gave names each by
-    its parameter's name (``min_rivers``) and lists them in ``settings``, so that a front end
-    calls them by its own names (:meth:`naming`: the command line by its options,
+    The library says it in plain words. An error about settings the caller gave is made by
+    :meth:`about`, which names each setting by its parameter's name (``min_rivers``), so that a
+    front end calls it by its own name (:meth:`naming`: the command line by its option,
     ``--min-rivers``)."""
 
-    settings: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()        # the settings the message names (none by default)
+    template: str = ""
+    values: Mapping[str, Any] = {}
 
-    def __init__(self, *args, settings: tuple[str, ...] = ()) -> None:
-        super().__init__(*args)
-        self.settings = settings
+    @classmethod
+    def about(cls, template: str, **values: Any) -> "KiwaraError":
+        """The error ``template`` says: each ``{name}`` given in ``values`` is that value, each
+        other ``{setting}`` a setting the caller gave, written by its parameter's name."""
+        settings = tuple(dict.fromkeys(field for _, field, _, _ in string.Formatter().parse(template)
+                                       if field and field not in values))
+        error = cls(template.format(**values, **{s: s for s in settings}))
+        error.template, error.values, error.settings = template, values, settings
+        return error
 
     def naming(self, names: Mapping[str, str]) -> str:
-        """The message with each of its ``settings`` called ``names[setting]`` (when given)."""
-        text = str(self)
-        for setting in self.settings:
-            if setting in names:
-                text = re.sub(rf"(?<![\w-]){re.escape(setting)}(?![\w-])",
-                              lambda _: names[setting], text)
-        return text
+        """The message with each setting it names called ``names[setting]`` (when given)."""
+        if not self.settings:
+            return str(self)
+        return self.template.format(**self.values,
+                                    **{s: names.get(s, s) for s in self.settings})

@@ -116,6 +116,14 @@ class TableView(Protocol):
         """The line that ends a finished game."""
 
 
+def opening_line(title: str, setup: Sequence[str], seats: Sequence[Seat], seed: int) -> str:
+    """The line a game at the table opens with: what is played, who sits where, the seed that
+    replays it (``kiwara play: classic layout, classic rules, first human vs second greedy,
+    seed 1``)."""
+    return (f"{title}: {', '.join(setup)}, first {seats[0].label} vs second {seats[1].label}, "
+            f"seed {seed}")
+
+
 # -- the loop ---------------------------------------------------------------------------------
 @dataclass
 class TableResult:

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ...table import Seat, TableResult, play_at_table
+from ...table import Seat, TableResult, opening_line, play_at_table
 from .view import KiwaraTableView
 
 
@@ -27,10 +27,9 @@ class Session:
     def play(self, input: TextIO, output: TextIO, colour: bool = False) -> TableResult:
         """Play at the table, a person's moves read from ``input``, the game told on ``output``;
         the agents' choices (and a deck game's draws) come from the seed."""
-        output.write(f"kiwara play: {self.layout_source} layout, "
-                     f"{self.variant.name if self.variant_source else 'classic'} rules, "
-                     f"first {self.seats[0].label} vs second {self.seats[1].label}, "
-                     f"seed {self.seed}\n")
+        rules = self.variant.name if self.variant_source else "classic"
+        output.write(opening_line("kiwara play", [f"{self.layout_source} layout", f"{rules} rules"],
+                                  self.seats, self.seed) + "\n")
         view = KiwaraTableView([seat.label for seat in self.seats], colour)
         return play_at_table(self.state, self.seats, view, input, output,
                              random.Random(self.seed))

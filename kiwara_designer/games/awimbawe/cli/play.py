@@ -212,7 +212,7 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     from ..game import AWIMBAWE
     from ..record import MatchRecord
     from ..view import AwimbaweTableView
-    from ....table import play_at_table
+    from ....table import opening_line, play_at_table
 
     stdin_once(**{"--variant": variant_name})
     seats = seat_options(first, second, AWIMBAWE)
@@ -220,7 +220,8 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     variant = _variant(variant_name)
     output = table_stream(record)
     seed = _seed(seed)
-    output.write(f"seed {seed}\n")
+    title = opening_line("kiwara awimbawe play", [f"{variant.name} rules"], seats, seed)
+    output.write(title + "\n")
     # the deals and the agents' choices from two generators: an agent's thinking never changes
     # the cards dealt
     played = play_at_table(AWIMBAWE.new_state(None, variant), seats, AwimbaweTableView(),

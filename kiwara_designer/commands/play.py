@@ -13,7 +13,7 @@ from ..table import Seat, parse_seats
 from .options import check_writable_file
 
 
-def seat_options(first: str, second: str, game: Any) -> tuple[Seat, Seat]:
+def seats_from_options(first: str, second: str, game: Any) -> tuple[Seat, Seat]:
     """The seats ``--first`` and ``--second`` give for ``game`` (errors name the option)."""
     first_seat, second_seat = parse_seats({"--first": first, "--second": second}, game)
     return first_seat, second_seat

@@ -10,8 +10,8 @@ import click
 
 from ....core.errors import KiwaraError
 from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, keep_stdin_for_people,
-                          play_given_moves, print_perft, save_record, seat_options, stdin_once,
-                          table_stream)
+                          play_given_moves, print_perft, save_record, seats_from_options,
+                          stdin_once, table_stream)
 
 VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
                 "no_flee, no_snake, three_hyenas). Default: classic.")
@@ -215,7 +215,7 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     from ....table import opening_line, play_at_table
 
     stdin_once(**{"--variant": variant_name})
-    seats = seat_options(first, second, AWIMBAWE)
+    seats = seats_from_options(first, second, AWIMBAWE)
     keep_stdin_for_people(seats, **{"--variant": variant_name})
     variant = _variant(variant_name)
     output = table_stream(record)

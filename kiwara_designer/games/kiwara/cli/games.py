@@ -10,8 +10,8 @@ from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....core.io import source_label
 from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, keep_stdin_for_people,
-                          play_given_moves, print_perft, save_record, seat_options, stdin_once,
-                          table_stream)
+                          play_given_moves, print_perft, save_record, seats_from_options,
+                          stdin_once, table_stream)
 from .common import load_variant, note_invalid
 
 
@@ -204,7 +204,7 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
     from ..play import start_session
 
     stdin_once(**{"--layout": layout_name, "--variant": variant_name})
-    seats = seat_options(first, second, KIWARA)
+    seats = seats_from_options(first, second, KIWARA)
     keep_stdin_for_people(seats, **{"--layout": layout_name, "--variant": variant_name})
     session = start_session(layout_name, seats, variant_name, seed)
     note_invalid(session.layout, source_label(layout_name))

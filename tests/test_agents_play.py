@@ -16,8 +16,8 @@ def test_person_against_agent_lists_moves_rejects_bad_ones_and_quits(run):
     out = result.output
     assert "second (greedy) plays " in out
     assert "legal moves: " in out
-    assert "not played: 'Zz9': no cell 'z9'" in out
-    assert "not played: Za1>3:" in out            # legal notation, illegal here: the reason
+    assert "illegal: 'Zz9': no cell 'z9'" in out
+    assert "illegal: Za1>3:" in out               # legal notation, illegal here: the reason
     assert "game stopped after 2 moves." in out
     assert "Traceback" not in out
 
@@ -88,19 +88,23 @@ def test_layout_from_stdin_is_refused_when_a_person_plays(run):
 
 
 def test_library_loop_passes_for_a_person_with_an_empty_hand():
+    import io
     from kiwara_designer.games.kiwara import setup_position
-    from kiwara_designer.games.kiwara.play import Seat, play_game
+    from kiwara_designer.games.kiwara.view import KiwaraTableView
+    from kiwara_designer.table import Seat, play_at_table
 
     # The first player holds nothing, the second one zebra: the person must pass, the agent then
     # places the last token and the game ends. Nothing needs to be typed.
     state = setup_position(load_layout("classic"), tokens={"a1": "Z"}, totem=0, to_move=0,
                            reserves=({}, {"Z": 1}))
-    written = []
-    result = play_game(state, (Seat.parse("human"), Seat.parse("random")), random.Random(0),
-                       read=lambda prompt: None, write=written.append)
+    seats = (Seat.parse("human"), Seat.parse("random"))
+    output = io.StringIO()
+    result = play_at_table(state, seats, KiwaraTableView(["human", "random"]), io.StringIO(),
+                           output, random.Random(0))
     assert result.finished
     assert result.moves[0] == "pass" and result.moves[1].startswith("Za")
-    assert any("has no token left in hand and passes" in line for line in written)
+    written = output.getvalue().splitlines()
+    assert "first has no token left in hand and passes" in written
     assert written[-1].startswith("game over: ")
 
 

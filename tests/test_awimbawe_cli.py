@@ -97,7 +97,7 @@ def test_play_as_a_person_help_numbers_and_quit():
     out = result.output
     assert "rhinoceros: the opponent's pile 3 top" in out          # help
     assert "legal moves: 1) " in out and "illegal: not a move" in out
-    assert "stopped." in out
+    assert "game stopped after 3 moves." in out
     assert "you: piles" in out and "opponent: hand 5 cards" in out   # the opponent led
     # end of input stops cleanly too
     assert run("play", "--second", "random", "--seed", 2, input="").exit_code == 0

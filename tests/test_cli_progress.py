@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from kiwara_designer.cli.common import progress_bar
+from kiwara_designer.commands import progress_bar
 
 
 class Terminal(io.StringIO):

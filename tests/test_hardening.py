@@ -308,7 +308,7 @@ def test_play_with_a_huge_number_typed_still_writes_its_record(tmp_path):       
     record = tmp_path / "game.json"
     result = run("play", "--seed", 1, "--record", record, input=f"T{NINES}\nT7\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "not played" in result.output
+    assert "illegal: " in result.output
     assert json.loads(record.read_text())["moves"][0] == "T7"
 
 

@@ -1,18 +1,20 @@
-"""The ``kiwara`` command: a thin click shell over the library API, one module per concern
-(layouts, games, lab, printing; what they share in :mod:`.common`).
+"""The ``kiwara`` command: a thin click shell that asks the game registry for each game's
+commands (``kiwara_designer.games.<name>.cli``, its ``group``) and adds the neutral ones (studio;
+rank and report, which read any game's results).
 
-Exit codes, for every command: 0 success, 1 a negative answer (invalid layout, illegal move),
-2 unreadable or malformed input, or a usage error.
+The default game's commands sit at the top level (``kiwara play``); every other game's are a
+group named after it (``kiwara awimbawe play``). Exit codes, for every command: 0 success, 1 a
+negative answer (invalid layout, illegal move), 2 unreadable or malformed input, or a usage error.
 """
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from ..games.awimbawe.cli import play as awimbawe
-from ..games.kiwara.cli import cards, games, lab, layouts, printing
-from . import studio
-from ..games.awimbawe.cli import lab as awimbawe_lab  # noqa: F401  (adds playtest, compare and cards to the awimbawe group)
-from .common import KiwaraGroup
+from ..commands import KiwaraGroup
+from ..core.game import DEFAULT_GAME, game_names
+from . import lab, studio
 
 
 @click.group(cls=KiwaraGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,10 +30,28 @@ def main() -> None:
     """
 
 
-# A new command or group is one module and one entry here; --help lists them alphabetically.
-for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
-                games.perft_cmd, games.replay_cmd, games.play,
-                lab.playtest, lab.compare, lab.sweep, lab.race, lab.rank, lab.report, lab.explain,
-                cards.cards,
-                printing.export, printing.generate, awimbawe.awimbawe, studio.studio):
+def game_commands(name: str) -> click.Group | None:
+    """The group of commands game ``name`` declares in its ``cli`` package, None if it has none
+    (a game may be played by the library alone)."""
+    module_name = f"kiwara_designer.games.{name}.cli"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name + ".").startswith(exc.name + "."):
+            return None
+        raise
+    return module.group
+
+
+for game_name in game_names():
+    commands = game_commands(game_name)
+    if commands is None:
+        continue
+    if game_name == DEFAULT_GAME:
+        for command in commands.commands.values():
+            main.add_command(command)
+    else:
+        main.add_command(commands, game_name)
+# the neutral commands; --help lists every command alphabetically, wherever it comes from
+for command in (lab.rank, lab.report, studio.studio):
     main.add_command(command)

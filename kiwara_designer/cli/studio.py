@@ -8,7 +8,7 @@ import webbrowser
 import click
 
 from ..core.errors import KiwaraError
-from .common import workers_option
+from ..commands import workers_option
 
 
 def warm_up() -> None:

@@ -37,9 +37,11 @@ def check_workers(workers: int | None) -> int | None:
     """``workers`` (None: one per core) if it is at most :func:`max_workers`; otherwise a
     :class:`KiwaraError` giving the cap and why."""
     if workers is not None and not 1 <= workers <= max_workers():
-        raise KiwaraError(f"-j/--workers {shorten(str(workers))}: at most {max_workers()} worker processes "
-                          f"({MAX_WORKERS_PER_CORE} per core on the {default_workers()} cores "
-                          f"here); more only add memory, each process holding its own tables")
+        raise KiwaraError.about("{workers} {value}: at most {most} worker processes ({per_core} "
+                                "per core on the {cores} cores here); more only add memory, each "
+                                "process holding its own tables", value=shorten(str(workers)),
+                                most=max_workers(), per_core=MAX_WORKERS_PER_CORE,
+                                cores=default_workers())
     return workers
 
 

@@ -124,9 +124,9 @@ def tile_starts(extent: float, window: float, overlap: float) -> list[float]:
     if extent <= window + 1e-9:
         return [0.0]
     if window <= overlap:
-        raise PrintError(f"the page's printable area ({window:g} mm) is too small to tile a "
-                         f"board with {overlap:g} mm overlap; use a larger --paper or a smaller "
-                         f"--cell-mm")
+        raise PrintError.about("the page's printable area ({window:g} mm) is too small to tile a "
+                               "board with {overlap:g} mm overlap; use a larger {paper} or a "
+                               "smaller {cell_mm}", window=window, overlap=overlap)
     count = math.ceil((extent - overlap) / (window - overlap) - 1e-9)
     count = max(count, 2)
     step = (extent - window) / (count - 1)

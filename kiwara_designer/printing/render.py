@@ -109,9 +109,11 @@ def check_png_size(page: Page, dpi: int = PNG_DPI) -> None:
     """A :class:`PrintError` for a page too large to rasterise (cairo would need gigabytes)."""
     w, h = png_pixels(page, dpi)
     if w * h > MAX_PNG_PIXELS:
-        raise PrintError(f"a {page.width_mm:g} × {page.height_mm:g} mm page is {w} × {h} pixels "
-                         f"at {dpi} dpi, more than PNG output allows ({MAX_PNG_PIXELS // 10**6} "
-                         f"million); write .svg or .pdf, or use a smaller --paper")
+        raise PrintError.about("a {width:g} × {height:g} mm page is {w} × {h} pixels at {dpi} "
+                               "dpi, more than PNG output allows ({millions} million); write "
+                               ".svg or .pdf, or use a smaller {paper}", width=page.width_mm,
+                               height=page.height_mm, w=w, h=h, dpi=dpi,
+                               millions=MAX_PNG_PIXELS // 10**6)
 
 
 def check_dpi(dpi: int) -> int:

@@ -1,16 +1,19 @@
 """Plain-text drawings of what one player sees (for the terminal game, the studio and
 notebooks): :func:`describe` draws an :class:`~.information.Observation` only, and
 :func:`narrate` tells a move from the player's events as seen, so neither can show a hidden
-card."""
+card. :class:`AwimbaweTableView` is how a match reads at the table
+(:mod:`kiwara_designer.table`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from .cards import NAMES
 from .information import Observation, finished_tricks, observation, round_events_seen
 from .moves import (CHEETAH_CHOICE, EAGLE_FIGHT, EAGLE_FLEE, RHINO_SLIDE, SNAKE_HAND, SNAKE_PILE,
                     START, parse_move)
-from .state import BLIND_PICK, TIED_LEAD, AwimbaweState
+from .state import BLIND_PICK, CHOOSING_LEADER, TIED_LEAD, AwimbaweState
+from ...table import Play
 
 NOTATION_HELP = """\
 Moves are typed in notation (or picked by number):
@@ -21,8 +24,7 @@ Moves are typed in notation (or picked by number):
   M5:p2 / M5:h      snake: block the opponent's pile 2 top / a card of their hand, blind
   E9:flee / E9:fight  an eagle played on a land card
   start:me / start:you  after losing a round: who leads the next one
-Piles are shown bottom to top, ? is a face-down card, * a blocked card.
-Commands: help, moves (the numbered list again), quit."""
+Piles are shown bottom to top, ? is a face-down card, * a blocked card."""
 
 
 def _pile(cards: tuple[str, ...], blocked: set[str]) -> str:
@@ -181,3 +183,50 @@ def _trick_end(variant, events: tuple, names: Sequence[str]) -> list[str]:
     if any(c[1:] == "4" for c in trick.cards):
         line += f"; {_says(names[winner], 'hold')} {hyenas} hyena{'s' if hyenas > 1 else ''}"
     return [line]
+
+
+# -- the table ---------------------------------------------------------------------------------
+MOVES_PER_WIDTH = 96     # the legal-move list is wrapped at this many characters
+
+
+@dataclass(frozen=True)
+class AwimbaweTableView:
+    """A match at the table, told to one seat (the person's; a spectator's between two
+    agents): the person sees their side of the table when they are to choose, the legal moves
+    numbered, and every move as :func:`narrate` tells it to the reader."""
+
+    notation_help: str = NOTATION_HELP
+    numbered: bool = True
+
+    def seat_names(self, reader: int | None) -> list[str]:
+        if reader is None:
+            return ["player 0", "player 1"]
+        names = ["you", "you"]
+        names[1 - reader] = "the opponent"
+        return names
+
+    def table(self, state: AwimbaweState, reader: int | None) -> str:
+        return "\n" + describe(state.observation(reader), ("you", "the opponent"))
+
+    def move_list(self, state: AwimbaweState) -> str:
+        lines = []
+        if state.phase == CHOOSING_LEADER:
+            lines.append(f"you lost round {state.round_index}, so you choose who leads round "
+                         f"{state.round_index + 1}: start:me (you lead) or start:you (the "
+                         f"opponent leads)")
+        line = "legal moves: "
+        for k, move in enumerate(state.legal_moves()):
+            entry = f"{k + 1}) {move}"
+            if len(line) + len(entry) > MOVES_PER_WIDTH:
+                lines.append(line.rstrip())
+                line = "  "
+            line += entry + "  "
+        return "\n".join(lines + [line.rstrip()])
+
+    def narrate(self, play: Play, reader: int | None, names: Sequence[str]) -> list[str]:
+        return narrate(play.before, play.after, reader, names)
+
+    def outcome(self, state: AwimbaweState, names: Sequence[str]) -> str:
+        winner = names[state.match_winner]
+        return (f"match over: {_says(winner, 'win')} "
+                f"{max(state.rounds_won)}–{min(state.rounds_won)}")

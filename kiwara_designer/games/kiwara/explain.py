@@ -113,9 +113,9 @@ def explain(store: Store, metric: str = "first_player_win_rate", features: tuple
             if r.values.get(metric) is not None and r.games > 0 and r.layout is not None]
     pairings = {(r.variant, r.agents) for r in rows}
     if len(pairings) > 1:
-        raise ExplainError(f"{store.path} holds several variants or pairings "
-                           f"({', '.join(sorted(f'{v} {a}' for v, a in pairings))}); choose one "
-                           f"with --variant and --agents")
+        raise ExplainError.about("{path} holds several variants or pairings ({pairings}); choose "
+                                 "one with {variant} and {agents}", path=store.path,
+                                 pairings=", ".join(sorted(f"{v} {a}" for v, a in pairings)))
     columns = {n: [float(FEATURES[n].value(r.layout)) for r in rows] for n in names}
     dropped = tuple(n for n in names if len(set(columns[n])) < 2)
     kept = [n for n in names if n not in dropped]

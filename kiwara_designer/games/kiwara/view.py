@@ -1,22 +1,33 @@
 """Game positions and scores as terminal text, for ``kiwara play`` and ``kiwara replay`` alike (at
-the edge, like ``terminal``: the engine knows nothing of this module).
+the edge, like ``terminal``: the engine knows nothing of this module); :class:`KiwaraTableView`,
+how a game of Kiwara reads at the table (:mod:`kiwara_designer.table`).
 
 Tokens: first player upper case, second player lower case, face-down tokens in brackets
 (``[z]``), empty cells ``·``; with colour, each player's tokens in their colour.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import click
 
 from . import KiwaraState, Scoring
 from .variant import KIND_NAMES, KINDS
+from ...core.game import CHANCE
 from ...core.numbers import plural
+from ...table import Play
 from .terminal import draw_layout
 
 PLAYER_NAMES = ("first", "second")
 PLAYER_COLOURS = ("red", "blue")
+NOTATION_HELP = (
+    "Type a move in notation: T7 (opening: totem to 7), Zc3>12 (zebra on c3, totem to 12), "
+    "Cb2xc2>4 (crocodile on b2 swapping with the gazelle on c2), Gf5 (last placement), pass; "
+    "in a deck game +drums:14 uses a card (the card's name, then its target). "
+    "Animals Z G E L C = zebra gazelle elephant lion crocodile. "
+    "The numbers around the board are the totem's stones (0 above column a, then "
+    "clockwise); the totem's stone shows an arrow pointing at the column or row it faces.")
 LEGEND = ("first player ZGELC, second player zgelc (zebra gazelle elephant lion crocodile); "
           "[z] face down")
 
@@ -218,3 +229,39 @@ def outcome_line(state: KiwaraState) -> str:
     scoring = state.scoring()
     first, second = scoring.totals
     return f"game over: {verdict(scoring)}, {first} to {second}"
+
+
+# -- the table ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class KiwaraTableView:
+    """Kiwara at the table: a board everyone sees (perfect information), redrawn after every
+    move with both seats' ``labels``; the legal moves grouped, not numbered (they run to 90)."""
+
+    labels: Sequence[str]
+    colour: bool = False
+    notation_help: str = NOTATION_HELP
+    numbered: bool = False
+
+    def seat_names(self, reader: int | None) -> list[str]:
+        return [styled(name, self.colour, fg=PLAYER_COLOURS[p], bold=True)
+                for p, name in enumerate(PLAYER_NAMES)]
+
+    def table(self, state: KiwaraState, reader: int | None) -> str:
+        return draw_game(state, self.labels, self.colour)
+
+    def move_list(self, state: KiwaraState) -> str:
+        return list_moves(state)
+
+    def narrate(self, play: Play, reader: int | None, names: Sequence[str]) -> list[str]:
+        if play.player == CHANCE:
+            return [dealt_text(play.before, play.after, self.colour)]
+        who = names[play.player]
+        if not play.seat.is_human:
+            return [f"{who} ({play.seat.label}) plays {play.move}{play.note}"]
+        if play.forced:
+            return [f"{who} has no token left in hand and passes" if play.move.is_pass
+                    else f"{who} plays {play.move}, the only legal move"]
+        return []                      # the person typed it
+
+    def outcome(self, state: KiwaraState, names: Sequence[str]) -> str:
+        return outcome_line(state)

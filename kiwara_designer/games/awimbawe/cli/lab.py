@@ -10,9 +10,9 @@ import sys
 import click
 
 from .play import VARIANT_HELP, _variant, awimbawe
-from ....cli.common import (agents_help, describe_playtest, lab_options, parse_settings,
-                            progress_bar, scheduler_option, skill_options, skill_pairing,
-                            stdin_once, summary_line, two_variants)
+from ....commands import (agents_help, describe_playtest, lab_options, parse_settings, progress_bar,
+                          scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
+                          two_variants)
 
 # The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is

@@ -9,8 +9,9 @@ import sys
 import click
 
 from ....core.errors import KiwaraError
-from ....cli.common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, play_given_moves,
-                            print_perft, record_to_stdout, save_record, stdin_once)
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, keep_stdin_for_people,
+                          play_given_moves, print_perft, save_record, seats_from_options,
+                          stdin_once, table_stream)
 
 VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classic, gamepark, "
                 "no_flee, no_snake, three_hyenas). Default: classic.")
@@ -200,7 +201,8 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
 
     You see what your seat may see: your hand and piles, the opponent's face-up pile cards and
     card backs, the trick, hyenas and crowns won, blocked cards. Type a move in notation or its
-    number; `help` explains the notation, `quit` (or end of input) stops. Exit 0.
+    number; ? lists the legal moves, help explains the notation, quit (or end of input) stops.
+    Exit 0.
 
     \b
     Examples:
@@ -209,113 +211,21 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     """
     from ..game import AWIMBAWE
     from ..record import MatchRecord
-    from ..view import NOTATION_HELP, describe, narrate
-    from ....core.game import CHANCE, sample_chance
-    from ...kiwara.play import parse_seats
+    from ..view import AwimbaweTableView
+    from ....table import opening_line, play_at_table
 
     stdin_once(**{"--variant": variant_name})
+    seats = seats_from_options(first, second, AWIMBAWE)
+    keep_stdin_for_people(seats, **{"--variant": variant_name})
     variant = _variant(variant_name)
-    seats = [seat.agent for seat in parse_seats({"--first": first, "--second": second}, AWIMBAWE)]
-    if variant_name == "-" and None in seats:
-        raise KiwaraError("--variant -: stdin carries a person's moves; give the variant as a file")
-    to_stderr = record_to_stdout(record)
-
-    def say(text: str = "", nl: bool = True) -> None:
-        click.echo(text, nl=nl, err=to_stderr)
-
+    output = table_stream(record)
     seed = _seed(seed)
-    say(f"seed {seed}")
-    chance_rng, agent_rng = random.Random(seed), random.Random(seed + 1)
-    # The table is told from the person's seat (the first, if both are people); with two agents
-    # from a spectator's, who sees only what both players see.
-    person = next((s for s in (0, 1) if seats[s] is None), None)
-    names = ["player 0", "player 1"]
-    if person is not None:
-        names[person], names[1 - person] = "you", "the opponent"
-    state = AWIMBAWE.new_state(None, variant)
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            move = sample_chance(state, chance_rng)
-        elif seats[player] is None:
-            say()
-            say(describe(state.observation(player), ("you", "the opponent")))
-            move = _ask(state, say, NOTATION_HELP)
-            if move is None:
-                say("stopped.")
-                break
-        else:
-            move = seats[player].choose(state, agent_rng)
-        before = state
-        state = state.apply(move)
-        for line in narrate(before, state, person, names):
-            say(line)
-    if state.is_terminal():
-        say(f"match over: {_wins(names[state.match_winner])} "
-            f"{max(state.rounds_won)}–{min(state.rounds_won)}")
+    title = opening_line("kiwara awimbawe play", [f"{variant.name} rules"], seats, seed)
+    output.write(title + "\n")
+    # the deals and the agents' choices from two generators: an agent's thinking never changes
+    # the cards dealt
+    played = play_at_table(AWIMBAWE.new_state(None, variant), seats, AwimbaweTableView(),
+                           sys.stdin, output, random.Random(seed + 1), random.Random(seed))
     if record:
-        save_record(MatchRecord.from_state(state, players=[first, second], seed=seed), record)
-
-
-def _wins(name: str) -> str:
-    return f"{name} win" if name == "you" else f"{name} wins"
-
-
-MOVES_PER_WIDTH = 96     # the legal-move list is wrapped at this many characters
-
-
-def _ask(state, say, help_text):
-    """The person's move: a number from the list or notation; None to stop. Refusals say only
-    what the person may know (the game's parse_move), and an illegal line is not echoed."""
-    from ..moves import IllegalMoveError
-    from ..state import CHOOSING_LEADER
-    moves = state.legal_moves()
-
-    def show() -> None:
-        if state.phase == CHOOSING_LEADER:
-            say(f"you lost round {state.round_index}, so you choose who leads round "
-                f"{state.round_index + 1}: start:me (you lead) or start:you (the opponent leads)")
-        line = "legal moves: "
-        for k, m in enumerate(moves):
-            entry = f"{k + 1}) {m}"
-            if len(line) + len(entry) > MOVES_PER_WIDTH:
-                say(line.rstrip())
-                line = "  "
-            line += entry + "  "
-        say(line.rstrip())
-
-    show()
-    while True:
-        say(f"your move (1–{len(moves)}, notation, help, quit): ", nl=False)
-        line = sys.stdin.readline()
-        if not line:
-            say()
-            return None
-        text = line.strip()
-        echo = not sys.stdin.isatty()
-        command = text.lower()
-        if command in ("quit", "q", "exit", "help", "?", "h", "moves", "list") or \
-                text.isdigit():
-            if echo:
-                say(text)
-            if command in ("quit", "q", "exit"):
-                return None
-            if command in ("help", "?", "h"):
-                say(help_text)
-            elif command in ("moves", "list"):
-                show()
-            elif len(text) <= 6 and 1 <= int(text) <= len(moves):
-                return moves[int(text) - 1]
-            else:
-                say(f"choose 1–{len(moves)}")
-            continue
-        try:
-            move = state.game.parse_move(state, text)
-        except IllegalMoveError as exc:
-            if echo:
-                say()
-            say(f"illegal: {exc}")
-            continue
-        if echo:
-            say(text)
-        return move
+        save_record(MatchRecord.from_state(played.state, players=[first, second], seed=seed),
+                    record)

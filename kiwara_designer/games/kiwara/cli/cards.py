@@ -7,7 +7,8 @@ import time
 import click
 
 from ..formats import load_layout
-from ....cli.common import MAX_GAMES, load_variant, stdin_once
+from ....commands import MAX_GAMES, stdin_once
+from .common import load_variant
 
 
 def _agents(text: str) -> tuple[str, str]:

@@ -9,9 +9,10 @@ import click
 from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....core.io import source_label
-from ....cli.common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, load_variant, note_invalid,
-                            play_given_moves, print_perft, record_to_stdout, save_record,
-                            stdin_once)
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, keep_stdin_for_people,
+                          play_given_moves, print_perft, save_record, seats_from_options,
+                          stdin_once, table_stream)
+from .common import load_variant, note_invalid
 
 
 def _engine_setup(layout_name: str, variant_name: str | None):
@@ -199,33 +200,15 @@ def play(layout_name, first, second, variant_name, seed, record, colour) -> None
       kiwara play --layout president --variant no_crocodile_swaps
       kiwara play --first greedy --second mcts:200 --record - | kiwara replay -
     """
+    from .. import KIWARA
     from ..play import start_session
 
     stdin_once(**{"--layout": layout_name, "--variant": variant_name})
-    session = start_session(layout_name, first, second, variant_name, seed)
-    if layout_name == "-" and any(s.is_human for s in session.seats):
-        raise KiwaraError("--layout -: stdin carries a person's moves; give the layout as a file")
+    seats = seats_from_options(first, second, KIWARA)
+    keep_stdin_for_people(seats, **{"--layout": layout_name, "--variant": variant_name})
+    session = start_session(layout_name, seats, variant_name, seed)
     note_invalid(session.layout, source_label(layout_name))
-    # With --record -, stdout carries the record alone (for a pipe); the game goes to stderr.
-    to_stderr = record_to_stdout(record)
-    use_colour = (sys.stderr if to_stderr else sys.stdout).isatty() if colour is None else colour
-
-    def write(text: str, nl: bool = True) -> None:
-        click.echo(text, nl=nl, err=to_stderr, color=use_colour)
-
-    def read(prompt: str) -> str | None:
-        write(prompt, nl=False)
-        try:
-            line = sys.stdin.readline()
-        except KeyboardInterrupt:    # Ctrl-C at the prompt stops the game like quit
-            line = ""
-        if not line:
-            write("")
-            return None
-        if not sys.stdin.isatty():   # scripted input: show it, so the transcript reads well
-            write(line.rstrip("\n"))
-        return line
-
-    result = session.play(read, write, use_colour)
+    output = table_stream(record)
+    result = session.play(sys.stdin, output, output.isatty() if colour is None else colour)
     if record:
         save_record(session.record(result), record)

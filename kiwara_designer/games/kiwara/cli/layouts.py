@@ -13,8 +13,8 @@ from ..formats import builtin_names, builtin_text, load_layout, stream_layouts
 from ..terminal import draw_layout
 from ..validation import RULESETS, Ruleset, validate
 from ....core.numbers import plural
-from ....cli.common import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, MAX_SAMPLE, parse_int_list,
-                            progress_bar, workers_option)
+from ....commands import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, progress_bar, workers_option
+from .common import MAX_SAMPLE, parse_int_list
 
 
 def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int | None,

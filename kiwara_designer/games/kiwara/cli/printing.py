@@ -12,7 +12,8 @@ import click
 from ..formats import format_text, load_layout
 from ..layouts import TITLES
 from ..validation import FREE_PLAY, validate
-from ....cli.common import EXIT_NEGATIVE, load_variant, parse_int_list
+from ....commands import EXIT_NEGATIVE
+from .common import load_variant, parse_int_list
 
 
 def _print_options(command):

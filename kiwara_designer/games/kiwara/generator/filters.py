@@ -108,11 +108,11 @@ class Filters:
         a pattern file (``-`` for stdin). Filters no layout can pass are refused here: a listing
         would otherwise run through every layout to find none."""
         if min_rivers is not None and max_rivers is not None and min_rivers > max_rivers:
-            raise GeneratorError(f"--min-rivers {min_rivers} is larger than --max-rivers "
-                                 f"{max_rivers}: no layout can pass")
+            raise GeneratorError.about("{min_rivers} {least} is larger than {max_rivers} {most}: "
+                                       "no layout can pass", least=min_rivers, most=max_rivers)
         if max_span is not None and max_span == 0:
-            raise GeneratorError("--max-span must be at least 1 (every territory spans a cell), "
-                                 "got 0")
+            raise GeneratorError.about("{max_span} must be at least 1 (every territory spans a "
+                                       "cell), got 0")
         pattern = Pattern.load(contains) if contains else None
         if pattern is not None:
             letters = {ch for row in pattern.rows for ch in row} - {WILDCARD}
@@ -136,18 +136,21 @@ class Filters:
             box = min(self.max_span, grid.width) * min(self.max_span, grid.height)
             if all(max(mix) > box for mix in mixes):
                 need = min(max(mix) for mix in mixes)
-                raise GeneratorError(f"--max-span {self.max_span}: every layout has a territory "
-                                     f"of {need} or more cells, which spans more than "
-                                     f"{plural(self.max_span, 'cell')}: no layout can pass")
+                raise GeneratorError.about("{max_span} {span}: every layout has a territory of "
+                                           "{need} or more cells, which spans more than "
+                                           "{cells}: no layout can pass", span=self.max_span,
+                                           need=need, cells=plural(self.max_span, "cell"))
         most = len(grid.edges) - (grid.size - k)
         least = k - 1
         if self.min_rivers is not None and self.min_rivers > most:
-            raise GeneratorError(f"--min-rivers {self.min_rivers}: a layout of {k} territories "
-                                 f"on the {grid.width} × {grid.height} board has at most {most} "
-                                 f"river segments: no layout can pass")
+            raise GeneratorError.about("{min_rivers} {least}: a layout of {k} territories on the "
+                                       "{width} × {height} board has at most {most} river "
+                                       "segments: no layout can pass", least=self.min_rivers,
+                                       k=k, width=grid.width, height=grid.height, most=most)
         if self.max_rivers is not None and self.max_rivers < least:
-            raise GeneratorError(f"--max-rivers {self.max_rivers}: a layout of {k} territories "
-                                 f"has at least {least} river segments: no layout can pass")
+            raise GeneratorError.about("{max_rivers} {most}: a layout of {k} territories has at "
+                                       "least {least} river segments: no layout can pass",
+                                       most=self.max_rivers, k=k, least=least)
 
     @property
     def active(self) -> bool:

@@ -393,9 +393,10 @@ def _tiled_pages(layout: Layout, geometry: BoardGeometry, options: PrintOptions,
     cut_ys = [extent.y + (ys[i + 1] + ys[i] + window_h) / 2 for i in range(len(ys) - 1)]
     total = len(xs) * len(ys)
     if total > MAX_TILED_PAGES:   # each page holds the whole (clipped) board: GBs of SVG
-        raise PrintError(f"the board at {geometry.cell:g} mm cells needs {total:,} pages of "
-                         f"{paper.name}, more than {MAX_TILED_PAGES}; use a smaller --cell-mm or "
-                         f"a larger --paper")
+        raise PrintError.about("the board at {cell:g} mm cells needs {total:,} pages of {name}, "
+                               "more than {most}; use a smaller {cell_mm} or a larger {paper}",
+                               cell=geometry.cell, total=total, name=paper.name,
+                               most=MAX_TILED_PAGES)
     win_w, win_h = min(window_w, extent.width), min(window_h, extent.height)
     windows = []   # (number, row, column, board-local window)
     pages = []

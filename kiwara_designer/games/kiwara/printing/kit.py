@@ -52,7 +52,8 @@ def token_diameter(cell_mm: float) -> float:
     """A token is :data:`TOKEN_SHARE` of a board cell across, whatever the print options."""
     d = TOKEN_SHARE * cell_mm
     if d < 8:
-        raise PrintError(f"cells of {cell_mm:g} mm are too small for tokens; use --cell-mm 10 or more")
+        raise PrintError.about("cells of {size:g} mm are too small for tokens; use {cell_mm} 10 "
+                               "or more", size=cell_mm)
     return d
 
 

@@ -1,0 +1,110 @@
+"""The lab's neutral commands: ``kiwara rank`` and ``kiwara report`` read a results database of any
+game's experiments (``--game`` picks one), so they belong to no game's group."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..commands import EXIT_NEGATIVE
+from ..core.game import game_names, get_game
+from ..core.io import write_text
+from ..core.numbers import plural
+from ..lab.metrics import all_metric_names
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--by", "by", default="score", show_default=True,
+              type=click.Choice(all_metric_names()),
+              help="Metric to rank by (of every game: experiments whose game does not measure "
+                   "it are left out).")
+@click.option("--game", "game_name", type=click.Choice(game_names()),
+              help="Only experiments of this game (default: every game).")
+@click.option("--ascending", is_flag=True, help="Smallest first (e.g. --by decisiveness).")
+@click.option("--variant", "variant_name", help="Only this variant (its name).")
+@click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="Write the ranked layouts to DIR as layout files and printable SVG boards.")
+@click.option("--paper", metavar="a4|letter|WxH",
+              help="Paper of the exported boards (as kiwara export) [default: a4].")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, paper,
+         as_json) -> None:
+    """List the best layouts (or, for Awimbawé, variants) of a results database.
+
+    --export DIR writes each layout as a layout file (rank01-layout17.txt) and a true-scale
+    printable board (rank01-layout17.svg, as kiwara export draws it).
+
+    \b
+    Examples:
+      kiwara rank --db results.sqlite
+      kiwara rank --db results.sqlite --top 5 --by skill_gap --export best/ --paper letter
+      kiwara rank --db results.sqlite --by decisiveness --ascending --json
+      kiwara rank --db awimbawe.sqlite --by round1_leader_balance
+    """
+    from ..lab import export_layouts, open_store
+    from ..lab.text import format_ranking
+    from ..printing import Paper, PrintOptions
+
+    if paper and not export_dir:
+        raise click.UsageError("--paper only applies with --export")
+    options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
+
+    game = get_game(game_name) if game_name else None
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        rows = store.ranked(by, top, not ascending, variant_name, agents, game)
+        # a filter that matches nothing is told apart from an empty database
+        everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
+    if as_json:
+        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id,
+                                "rows": list(r.layout.rows) if r.layout else None,
+                                "variant": r.variant, "agents": r.agents, "games": r.games,
+                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
+                                "values": r.values, "game": r.game, "setup": r.setup,
+                                "rules": json.loads(r.variant_rules)}
+                               for i, r in enumerate(rows, 1)], indent=2))
+    elif rows:
+        click.echo(format_ranking(rows, by))
+    elif everything:
+        pairs = sorted({(r.variant, r.agents) for r in everything})
+        wanted = " and ".join(f"{what} {value!r}" for what, value in
+                              (("game", game_name), ("variant", variant_name),
+                               ("agents", agents)) if value)
+        click.echo(f"kiwara: {db}: no layout matches {wanted}; the database holds "
+                   f"{plural(len({r.layout_id for r in everything}), 'play-tested layout')}, with "
+                   + "; ".join(f"variant {v!r}, agents {a!r}" for v, a in pairs), err=True)
+        sys.exit(EXIT_NEGATIVE)
+    else:
+        click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
+    if export_dir:
+        written = export_layouts(rows, export_dir, options)
+        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+
+
+@click.command()
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="HTML file to write; - for stdout.")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Layouts drawn as boards.")
+def report(db, output, top) -> None:
+    """Write a self-contained HTML report (inline SVG, no network) of a results database.
+
+    \b
+    Examples:
+      kiwara report --db results.sqlite -o report.html
+    """
+    from ..lab import open_store, render_report
+
+    with open_store(db, must_exist=True) as store:
+        store.refresh_summaries()
+        html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
+    if output == "-":
+        click.echo(html)
+        return
+    write_text(output, html, "the report")
+    click.echo(f"report written to {output}", err=True)

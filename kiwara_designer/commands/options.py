@@ -1,0 +1,156 @@
+"""Options and input checks shared by every game's commands: worker processes, stdin read once,
+output folders, agent specs, and the play-test lab's options."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ..core.errors import KiwaraError
+
+# Larger game counts overflowed the lab's index ranges (an OverflowError traceback) long before
+# finishing.
+MAX_GAMES = 1_000_000
+
+
+def workers_option(help_text: str):
+    """The ``-j/--workers`` option of every parallel command, refused beyond
+    :func:`~kiwara_designer.core.workers.check_workers`'s cap before any work."""
+    def check(ctx, param, value):
+        from ..core.workers import check_workers
+        return check_workers(value)
+    return click.option("--workers", "-j", type=click.IntRange(min=1), callback=check,
+                        help=help_text)
+
+
+def stdin_once(**inputs) -> None:
+    """Refuse ``-`` for more than one input: the second would read an empty stdin and quietly
+    become something else (an empty variant file is the classic game)."""
+    named = [name for name, values in inputs.items()
+             for v in (values if isinstance(values, (list, tuple)) else [values]) if v == "-"]
+    if len(named) > 1:
+        raise KiwaraError(f"- (stdin) is given {len(named)} times ({', '.join(named)}); "
+                          f"stdin can be read once, give the others as files")
+
+
+def check_writable_file(path: str, option: str) -> None:
+    """Refuse an output file whose folder is missing or read-only before any long work."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise KiwaraError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK):
+        raise KiwaraError(f"{option} {path}: directory {str(folder)!r} is not writable")
+
+
+def agents_help(game_name: str, human: bool = False) -> str:
+    """The agent specs ``game_name`` accepts, from the agent registry, for a help text; with
+    ``human`` (a play command's seat) a person first, and the agents that peek at hidden cards
+    only when no person plays (else: the lab's strength reference)."""
+    from ..agents import agent_kinds, agent_syntax
+    from ..core.game import get_game
+    game = get_game(game_name)
+    cheats = [k for k in agent_kinds(game) if k not in agent_kinds(game, honest=True)]
+    text = agent_syntax(game)
+    if cheats:
+        text += (f"; {', '.join(cheats)} sees the hidden cards: "
+                 + ("only when no person plays" if human else "a strength reference"))
+    return f"human, {text}" if human else text
+
+
+# -- the play-test lab's options, shared by kiwara playtest/compare/sweep and the same commands
+# -- of kiwara awimbawe (a game's word for one game: "game", "match") ----------------------------
+def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
+    """--games/-n, --agents, --seed and -j/--workers of the play-test commands."""
+    from ..lab import DEFAULT_AGENTS
+
+    def decorate(func):
+        for option in reversed([
+            click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                         show_default=True, help=games_help),
+            click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+                         help=f"Agent A,agent B (one spec plays itself): {agent_examples}"),
+            click.option("--seed", type=int, default=0, show_default=True,
+                         help=f"Master seed: {unit} i is seeded from (seed, i), so any {unit} "
+                              f"replays."),
+            workers_option("Worker processes (default: number of cores, at most 4 per core)."),
+        ]):
+            func = option(func)
+        return func
+    return decorate
+
+
+def skill_options(skill_games_help: str):
+    """--skill and --skill-games: the pairing whose win rate is the skill gap, and its count."""
+    from ..lab import DEFAULT_SKILL
+
+    def decorate(func):
+        func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
+                            help=skill_games_help)(func)
+        return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
+                            help="Stronger,weaker agents whose win rate is the skill gap.")(func)
+    return decorate
+
+
+def skill_pairing(skill: str | None, skill_games: int | None, games: int):
+    """The skill pairing and its number of games (default: a quarter of ``games``; 0 and None
+    when there is no skill pairing)."""
+    from ..lab import Pairing
+    if not skill:
+        return None, 0
+    return Pairing.parse(skill), max(1, games // 4) if skill_games is None else skill_games
+
+
+def scheduler_option():
+    return click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 "
+                                            "(needs pip install 'kiwara-designer[cluster]').")
+
+
+def two_variants(variant_names: tuple[str, ...]) -> None:
+    if len(variant_names) != 2:
+        raise click.UsageError(f"give --variant exactly twice, got {len(variant_names)}")
+
+
+def parse_settings(texts: tuple[str, ...]) -> dict[str, list]:
+    """``--set key=v1,v2`` options → {key: [v1, v2]}, each value read as a TOML value (``3``,
+    ``true``, ``{mouse = 4}``; a bare word is text), commas inside braces kept. The variant
+    checks keys and values; this refuses what is not a list of values, naming the key."""
+    import tomllib
+    settings: dict[str, list] = {}
+    for text in texts:
+        key, equals, values = (part.strip() for part in text.partition("="))
+        if not equals or not key:
+            raise KiwaraError(f"--set {text}: write KEY=VALUE,VALUE… (e.g. hyenas_to_lose=3,4)")
+        if key in settings:
+            raise KiwaraError(f"--set {key}: given twice; list all its values in one --set")
+        items = _split_outside_braces(values)
+        if not values:
+            raise KiwaraError(f"--set {key}: no values; give them separated by commas "
+                              f"({key}=V1,V2…)")
+        if any(not item for item in items):
+            raise KiwaraError(f"--set {key}: an empty value in {values!r}; give values "
+                              f"separated by commas")
+        parsed = []
+        for item in items:
+            try:
+                value = tomllib.loads(f"value = {item}")["value"]
+            except tomllib.TOMLDecodeError:
+                value = item
+            if value in parsed:
+                raise KiwaraError(f"--set {key}: the value {item} is given twice")
+            parsed.append(value)
+        settings[key] = parsed
+    return settings
+
+
+def _split_outside_braces(text: str) -> list[str]:
+    items, depth, current = [], 0, []
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    items.append("".join(current).strip())
+    return items

@@ -29,6 +29,8 @@ HELP_WORDS = ("help", "h")
 COMMANDS_HELP = ("Commands: ? (or moves) lists the legal moves, help shows this, quit stops "
                  "(so does the end of input).")
 LONGEST_NUMBER = 6       # digits: a longer number is out of range without being converted
+LONGEST_LINE = 1_000     # characters of a person's line; a longer one is refused unread
+TOO_LONG = "\0"          # what read() gives for such a line: refused like any control character
 
 
 # -- seats ------------------------------------------------------------------------------------
@@ -153,7 +155,11 @@ def play_at_table(state: Any, seats: Sequence[Seat], view: TableView, input: Tex
 
     def read() -> str | None:
         try:
-            line = input.readline()
+            line = input.readline(LONGEST_LINE + 1)
+            if len(line) > LONGEST_LINE and not line.endswith("\n"):
+                while line and not line.endswith("\n"):     # skip the rest, a bounded bit at a time
+                    line = input.readline(LONGEST_LINE)
+                return TOO_LONG
         except KeyboardInterrupt:        # Ctrl-C at the prompt stops the game like quit
             line = ""
         return line or None
@@ -224,6 +230,11 @@ def _ask(state: Any, view: TableView, who: str, read, write, echo: bool) -> Any 
             return None
         text = line.strip()
         word = text.lower()
+        if not text.isprintable():
+            if echo:
+                write("")
+            write(f"illegal: a move is one line of at most {LONGEST_LINE:,} printable characters")
+            continue
         if not text or word in QUIT_WORDS + LIST_WORDS + HELP_WORDS:
             if echo:
                 write(text)

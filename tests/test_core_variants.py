@@ -145,3 +145,12 @@ def test_the_command_line_says_so_in_one_line(tmp_path):
         result = CliRunner().invoke(main, [*args, "--variant", str(deep)])
         assert result.exit_code == 2 and result.output.count("\n") == 1, result.output[-300:]
         assert result.output.endswith("invalid TOML: nested too deeply\n")
+
+
+def test_nesting_is_bounded_whatever_the_recursion_limit():
+    # the generator raises the recursion limit for its own walk, so a RecursionError cannot be
+    # counted on: 40 levels parse under the usual limit and are refused all the same
+    from kiwara_designer.core.variants import toml_depth
+    assert toml_depth('a = "[[[["  # [[[[ a comment\nb = [[1], {c = [2]}]\n') == 3
+    with pytest.raises(VariantError, match="nested too deeply"):
+        KiwaraVariant.from_toml("zebra_tokens = " + "[" * 40 + "]" * 40, "deep.toml")

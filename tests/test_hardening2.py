@@ -52,3 +52,30 @@ def test_a_file_name_with_a_newline_is_quoted_in_one_line_errors(tmp_path):
         result = run(*args)
         assert result.exit_code in (1, 2) and result.output.count("\n") == 1, result.output
         assert words in result.output and "\\n" in result.output
+
+
+def test_a_persons_line_is_read_within_a_bound(monkeypatch):
+    # point 15: interactive play read a line without limit (100 MB of NULs: 439 MB of memory)
+    import tracemalloc
+    flood = ("\0" * 4_000_000 + "\n" + "x" * 5_000 + "\nquit\n").encode()
+    tracemalloc.start()
+    result = run("awimbawe", "play", "--seed", 3, "--second", "greedy", input=flood)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert result.exit_code == 0 and "\0" not in result.output
+    assert result.output.count("illegal: a move is one line of at most 1,000 printable "
+                               "characters") == 2
+    assert peak < 3_000_000          # the flood is never held whole (it is 4 MB)
+
+
+def test_ctrl_c_exits_130_in_one_line(monkeypatch):
+    # point 18: Ctrl-C exited 1, the code of a negative answer
+    from kiwara_designer.games.kiwara.cli import layouts as command
+
+    def interrupted(name):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(command, "stream_layouts", interrupted)
+    result = CliRunner().invoke(main, ["validate", "classic"], standalone_mode=True)
+    assert result.exit_code == 130 and result.output.strip() == "kiwara: interrupted"

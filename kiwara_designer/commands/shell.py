@@ -12,6 +12,7 @@ import click
 from ..core.errors import KiwaraError
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130           # 128 + SIGINT, as shells report a Ctrl-C
 OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 
 
@@ -60,9 +61,10 @@ class KiwaraGroup(click.Group):
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except click.Abort as exc:
+            interrupted = isinstance(exc.__cause__, KeyboardInterrupt)
+            click.echo("kiwara: interrupted" if interrupted else "Aborted!", err=True)
+            sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_NEGATIVE)
         sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def make_context(self, *args, **kwargs) -> click.Context:

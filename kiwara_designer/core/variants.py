@@ -30,6 +30,39 @@ _ESCAPED = re.compile(r'["\\\x00-\x1f\x7f]')
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
 
 
+# tomllib recurses once per bracket: deep nesting would end in a RecursionError (or, where a
+# module raised the recursion limit, deeper in the C stack). No variant nests more than a few.
+MAX_TOML_DEPTH = 32
+
+
+def toml_depth(text: str) -> int:
+    """The deepest nesting of brackets and braces in ``text``, those in quoted strings and
+    comments aside."""
+    depth = deepest = 0
+    quote = ""
+    escaped = comment = False
+    for char in text:
+        if comment:
+            comment = char != "\n"
+        elif quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 class VariantError(KiwaraError):
     """A variant file or table that cannot be used: names the source, the key and the reason."""
 
@@ -202,6 +235,8 @@ class Variant:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<toml>", default_name: str | None = None):
+        if toml_depth(text) > MAX_TOML_DEPTH:
+            raise VariantError(f"{source}: invalid TOML: nested too deeply")
         try:
             table = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

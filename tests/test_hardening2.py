@@ -79,3 +79,21 @@ def test_ctrl_c_exits_130_in_one_line(monkeypatch):
     monkeypatch.setattr(command, "stream_layouts", interrupted)
     result = CliRunner().invoke(main, ["validate", "classic"], standalone_mode=True)
     assert result.exit_code == 130 and result.output.strip() == "kiwara: interrupted"
+
+
+def test_awimbawe_perft_is_bounded_and_reads_its_deck_like_every_reader():
+    # points 5, 8, 16: depth 12 never ended, an empty deck printed zeros, --deck - read
+    # without the project's reader (a BOM refused, binary mangled, an endless stream echoed)
+    deck = run("awimbawe", "deal", "--seed", 7, "--deck-only").output.strip()
+    too_deep = run("awimbawe", "perft", 7, "--deck", deck)
+    assert too_deep.exit_code == 2 and "7 is not in the range 0<=x<=6" in too_deep.output
+    for given, stdin in (("", None), ("-", ""), ("-", "   \n")):
+        empty = run("awimbawe", "perft", 2, "--leader", 1, "--deck", given, input=stdin)
+        assert (empty.exit_code, empty.output) == (2, "kiwara: error: --deck: a deck has 28 "
+                                                      "cards, got 0\n")
+    with_bom = run("awimbawe", "perft", 2, "--deck", "-", input=b"\xef\xbb\xbf" + deck.encode())
+    assert with_bom.output == "perft 1 36\nperft 2 243\n"
+    binary = run("awimbawe", "perft", 2, "--deck", "-", input=b"G1\0\xff")
+    assert binary.output == "kiwara: error: <stdin>:1: binary data (NUL byte), not a deck\n"
+    endless = run("awimbawe", "perft", 2, "--deck", "-", input="G" * 300_000)
+    assert endless.output == "kiwara: error: <stdin>: larger than 10,000 bytes, not a deck\n"

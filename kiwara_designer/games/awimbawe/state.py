@@ -690,10 +690,9 @@ def new_round(deck, leader: int | None = None, variant: Any = None) -> AwimbaweS
     """A match whose first round is dealt from ``deck`` (28 cards in deal order: ints or names,
     or a text), ``leader`` settling who leads first (None: the rules decide, a tie at a chance
     node)."""
-    if isinstance(deck, (str, list, tuple)) and deck and not isinstance(next(iter(deck)), int):
-        deal = Deal.parse(deck, leader)
-    else:
-        deal = Deal(tuple(deck), leader)
+    if not isinstance(deck, str):         # ints are cards too: checked as their names
+        deck = [NAMES[c] if isinstance(c, int) and 0 <= c < DECK_SIZE else c for c in deck]
+    deal = Deal.parse(deck, leader)
     state = AwimbaweState(as_variant(variant))
     state.forced_leader = deal.leader
     state.deck = deal.deck

@@ -9,6 +9,7 @@ import sys
 import click
 
 from ....core.errors import KiwaraError
+from ....core.io import read_text
 from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, keep_stdin_for_people,
                           play_given_moves, print_perft, save_record, seats_from_options,
                           stdin_once, table_stream)
@@ -83,8 +84,13 @@ def deal_cmd(seed, variant_name, as_json, deck_only) -> None:
                    f"{crowns[1]})")
 
 
+# perft 6 of a deal takes ~40 s, and each ply multiplies it by ~30: deeper never ends
+MAX_PERFT_DEPTH = 6
+MAX_DECK_BYTES = 10_000      # 28 card names and their spaces, with room for blank lines
+
+
 @awimbawe.command("perft")
-@click.argument("depth", type=click.IntRange(0, 12))
+@click.argument("depth", type=click.IntRange(0, MAX_PERFT_DEPTH))
 @click.option("--deck", "deck_text", required=True,
               help="The 28 cards in deal order, space-separated, or - for stdin.")
 @click.option("--leader", type=click.IntRange(0, 1),
@@ -107,12 +113,16 @@ def perft_cmd(depth, deck_text, leader, variant_name, moves_text, divide, as_jso
       kiwara awimbawe deal --seed 7 --deck-only | kiwara awimbawe perft 2 --deck - --divide
     """
     from .. import IllegalMoveError, new_round, round_perft, round_perft_divide
+    from ..cards import CardError
     from ..state import TIED_LEAD
     stdin_once(**{"--deck": deck_text, "--variant": variant_name})
     if deck_text == "-":
-        deck_text = sys.stdin.read(100_000)
+        deck_text = read_text("-", "deck", MAX_DECK_BYTES)
     variant = _variant(variant_name)
-    state = new_round(deck_text, leader, variant)
+    try:
+        state = new_round(deck_text, leader, variant)
+    except CardError as exc:
+        raise KiwaraError(f"--deck: {exc}") from None
     if state.phase == TIED_LEAD:
         raise KiwaraError("--deck: the face-up pile cards' crowns tie (or the variant draws the "
                           "first leader): give --leader 0 or 1")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from kiwara_designer.core.io import (InputError, is_builtin_name, make_folder, read_text,
+from kiwara_designer.core.io import (InputError, InputNote, builtin_name, make_folder, read_text,
                                      source_label, write_text)
 from kiwara_designer.games.kiwara import KiwaraRecord, load_variant
 from kiwara_designer.games.kiwara.record import RecordError
@@ -95,9 +95,15 @@ def test_record_save_and_load_round_trip_through_a_file_and_stdout(tmp_path, cap
 
 def test_a_file_named_like_a_built_in_is_read_instead(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert is_builtin_name("classic", ["classic"]) and not is_builtin_name("-", ["-"])
+    assert builtin_name("classic", ["classic"], "layout") == "classic"
+    assert builtin_name("-", ["-"], "layout") is None
     (tmp_path / "classic").write_text("AAB\nABB\n")
     (tmp_path / "totem_1_2").write_text('name = "mine"\n')
-    assert not is_builtin_name("classic", ["classic"])
-    assert load_layout("classic").rows == ("AAB", "ABB")
-    assert load_variant("totem_1_2").name == "mine"
+    with pytest.warns(InputNote, match=r"^classic: read the file \./classic, not the built-in "
+                                       r"layout \(builtin:classic\)$"):
+        assert builtin_name("classic", ["classic"], "layout") is None
+    with pytest.warns(InputNote):
+        assert load_layout("classic").rows == ("AAB", "ABB")
+    with pytest.warns(InputNote):
+        assert load_variant("totem_1_2").name == "mine"
+    assert builtin_name("builtin:classic", ["classic"], "layout") == "classic"

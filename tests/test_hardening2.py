@@ -97,3 +97,23 @@ def test_awimbawe_perft_is_bounded_and_reads_its_deck_like_every_reader():
     assert binary.output == "kiwara: error: <stdin>:1: binary data (NUL byte), not a deck\n"
     endless = run("awimbawe", "perft", 2, "--deck", "-", input="G" * 300_000)
     assert endless.output == "kiwara: error: <stdin>: larger than 10,000 bytes, not a deck\n"
+
+
+def test_a_file_named_as_a_built_in_is_read_with_a_note(tmp_path, monkeypatch):
+    # point 20: `mkdir president; kiwara show president` said "is a directory", and a file
+    # named classic silently replaced the built-in board
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "president").mkdir()
+    builtin = run("show", "president", "--json")
+    assert builtin.exit_code == 0 and json.loads(builtin.output)["rows"][0] == "ADDDFF"
+    (tmp_path / "classic").write_text("AAABBB\nAAABBB\nCCCDDD\nCCCEEE\nFFFEEE\n")
+    shadowed = run("show", "classic", "--json")
+    assert shadowed.exit_code == 0
+    assert json.loads(shadowed.stdout)["rows"][0] == "AAABBB"
+    assert shadowed.stderr == ("kiwara: note: classic: read the file ./classic, not the "
+                               "built-in layout (builtin:classic)\n")
+    explicit = run("show", "builtin:classic", "--json")
+    assert json.loads(explicit.output)["rows"][0] == "ABCCCC" and not explicit.stderr
+    (tmp_path / "gazelles_3").write_text('name = "mine"\n')
+    variant = run("perft", 1, "--variant", "gazelles_3", "--layout", "builtin:classic")
+    assert variant.stderr.count("kiwara: note:") == 1 and "builtin:gazelles_3" in variant.stderr

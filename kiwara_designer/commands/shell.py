@@ -6,10 +6,12 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import warnings
 
 import click
 
 from ..core.errors import KiwaraError
+from ..core.io import InputNote
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130           # 128 + SIGINT, as shells report a Ctrl-C
@@ -26,7 +28,10 @@ class KiwaraGroup(click.Group):
             sys.stdout = open(os.devnull, "w", encoding="utf-8")
         try:
             try:
-                return super().invoke(ctx)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("always", InputNote)
+                    warnings.showwarning = _NoteWriter()
+                    return super().invoke(ctx)
             finally:
                 sys.stdout.flush()       # a closed pipe shows here, not at interpreter exit
         except KiwaraError as exc:     # the library's words, its settings called by our options
@@ -73,6 +78,21 @@ class KiwaraGroup(click.Group):
         except BrokenPipeError:
             _discard_stdout()
             raise click.exceptions.Exit(EXIT_OK) from None
+
+
+class _NoteWriter:
+    """Shows a library's note on its input (:class:`InputNote`) as one line, once per command
+    however often the input is read; other warnings as Python shows them."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None) -> None:
+        if not issubclass(category, InputNote):
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+        elif str(message) not in self.shown:
+            self.shown.add(str(message))
+            click.echo(f"kiwara: note: {message}", err=True)
 
 
 def option_names(command: click.Command) -> dict[str, str]:

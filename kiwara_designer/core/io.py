@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -30,10 +31,33 @@ class InputError(KiwaraError):
         super().__init__(f"{where}: {message}")
 
 
-def is_builtin_name(name: str, builtins) -> bool:
-    """Whether ``name`` means one of ``builtins`` (names of data shipped with the package): a
-    file of that name, if there is one, is read instead."""
-    return name != STDIN and name in builtins and not Path(name).exists()
+BUILTIN_PREFIX = "builtin:"        # builtin:classic is the built-in, whatever files are here
+
+
+class InputNote(UserWarning):
+    """Something to know about an input that does not stop the command (the command line
+    prints it as one ``kiwara: note:`` line)."""
+
+
+def builtin_name(name: str, builtins, what: str) -> str | None:
+    """The built-in ``name`` means (one of ``builtins``, the names of data shipped with the
+    package), or None for a file or stdin. ``builtin:NAME`` is always the built-in; a bare name
+    is the built-in unless a file of that name is here, which is then read, with an
+    :class:`InputNote` saying how to reach the built-in (a directory of that name is no input,
+    so the built-in is read)."""
+    if name.startswith(BUILTIN_PREFIX):
+        wanted = name[len(BUILTIN_PREFIX):]
+        if wanted not in builtins:
+            raise InputError(source_label(name), f"no built-in {what} {wanted!r} (built-in: "
+                                                 f"{', '.join(builtins)})")
+        return wanted
+    if name == STDIN or name not in builtins:
+        return None
+    if Path(name).is_file():
+        warnings.warn(InputNote(f"{source_label(name)}: read the file ./{name}, not the built-in "
+                                f"{what} ({BUILTIN_PREFIX}{name})"), stacklevel=2)
+        return None
+    return name
 
 
 def source_label(name: str | Path) -> str:

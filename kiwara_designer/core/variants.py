@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar
 
 from .errors import KiwaraError
 from .numbers import describe_value
-from .io import STDIN, InputError, is_builtin_name, read_text, source_label
+from .io import STDIN, InputError, builtin_name, read_text, source_label
 
 MAX_VARIANT_BYTES = 1_000_000
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -256,11 +256,15 @@ class Variant:
     @classmethod
     def load(cls, name_or_path: str):
         """A variant from a TOML file, stdin (``-``) or a built-in name (a file of that name
-        is read instead, if there is one)."""
-        if is_builtin_name(name_or_path, cls.builtin_names()):
+        is read instead, if there is one, with a note; ``builtin:NAME`` is the built-in)."""
+        try:
+            builtin = builtin_name(name_or_path, cls.builtin_names(), "variant")
+        except InputError as exc:
+            raise VariantError(str(exc)) from None
+        if builtin is not None:
             text = resources.files(cls.BUILTIN_PACKAGE).joinpath(
-                f"{name_or_path}.toml").read_text("utf-8")
-            return cls.from_toml(text, name_or_path, name_or_path)
+                f"{builtin}.toml").read_text("utf-8")
+            return cls.from_toml(text, builtin, builtin)
         missing = f"no such file or {cls.BUILTIN_WHAT} (built-in: {', '.join(cls.builtin_names())})"
         try:
             text = read_text(name_or_path, "variant file", MAX_VARIANT_BYTES, missing)

@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Iterator
 
 from ...core.io import (MAX_INPUT_BYTES, InputError, decode_text, describe_json_error,
-                        is_builtin_name, open_input, read_text, source_label)
+                        builtin_name, open_input, read_text, source_label)
 from .geometry import MAX_HEIGHT, MAX_WIDTH, GeometryError, Grid
 from .layout import TERRITORY_CHARS, Layout, LayoutError
 from ...core.numbers import describe_value
@@ -214,8 +214,9 @@ def builtin_text(name: str) -> str:
 
 def read_source(name: str, what: str = WHAT) -> str:
     """Text of a file, of stdin (``-``) or of a built-in layout; :class:`InputError` otherwise."""
-    if is_builtin_name(name, builtin_names()):
-        return builtin_text(name)
+    builtin = builtin_name(name, builtin_names(), "layout")
+    if builtin is not None:
+        return builtin_text(builtin)
     text = read_text(name, what, missing=_missing())
     if not text.strip():
         raise InputError(source_label(name), "empty input, no layout found")
@@ -233,8 +234,9 @@ def stream_layouts(name: str) -> Iterator[LayoutEntry]:
     through in bounded memory as text layouts or JSON lines. Each line is checked as it comes
     (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
     label = source_label(name)
-    if is_builtin_name(name, builtin_names()):
-        yield from _parse_chunks(((1, builtin_text(name), True),), label)
+    builtin = builtin_name(name, builtin_names(), "layout")
+    if builtin is not None:
+        yield from _parse_chunks(((1, builtin_text(builtin), True),), label)
         return
     with open_input(name, WHAT, _missing()) as handle:
         yield from _parse_chunks(_chunks(handle, label), label)

@@ -117,3 +117,14 @@ def test_a_file_named_as_a_built_in_is_read_with_a_note(tmp_path, monkeypatch):
     (tmp_path / "gazelles_3").write_text('name = "mine"\n')
     variant = run("perft", 1, "--variant", "gazelles_3", "--layout", "builtin:classic")
     assert variant.stderr.count("kiwara: note:") == 1 and "builtin:gazelles_3" in variant.stderr
+
+
+def test_a_set_value_too_long_or_too_deep_is_one_line(tmp_path):
+    # point 3: --set hyenas_to_lose=<5,000 nines> ended in a ValueError traceback
+    db = tmp_path / "s.sqlite"
+    for value, words in (("9" * 5_000, "a number of more than 4,300 digits"),
+                         ("[" * 100 + "]" * 100, "a value nested too deeply")):
+        result = run("awimbawe", "sweep", "--set", f"hyenas_to_lose={value}", "--db", db)
+        assert (result.exit_code, result.output) == (
+            2, f"kiwara: error: --set hyenas_to_lose: {words}\n")
+    assert not db.exists()

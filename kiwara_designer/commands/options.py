@@ -3,6 +3,7 @@ output folders, agent specs, and the play-test lab's options."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -116,6 +117,8 @@ def parse_settings(texts: tuple[str, ...]) -> dict[str, list]:
     ``true``, ``{mouse = 4}``; a bare word is text), commas inside braces kept. The variant
     checks keys and values; this refuses what is not a list of values, naming the key."""
     import tomllib
+
+    from ..core.variants import MAX_TOML_DEPTH, toml_depth
     settings: dict[str, list] = {}
     for text in texts:
         key, equals, values = (part.strip() for part in text.partition("="))
@@ -132,10 +135,15 @@ def parse_settings(texts: tuple[str, ...]) -> dict[str, list]:
                               f"separated by commas")
         parsed = []
         for item in items:
+            if toml_depth(item) > MAX_TOML_DEPTH:
+                raise KiwaraError(f"--set {key}: a value nested too deeply")
             try:
                 value = tomllib.loads(f"value = {item}")["value"]
             except tomllib.TOMLDecodeError:
                 value = item
+            except ValueError:       # tomllib hands int() a number of over 4,300 digits
+                raise KiwaraError(f"--set {key}: a number of more than "
+                                  f"{sys.get_int_max_str_digits():,} digits") from None
             if value in parsed:
                 raise KiwaraError(f"--set {key}: the value {item} is given twice")
             parsed.append(value)

@@ -128,3 +128,14 @@ def test_a_set_value_too_long_or_too_deep_is_one_line(tmp_path):
         assert (result.exit_code, result.output) == (
             2, f"kiwara: error: --set hyenas_to_lose: {words}\n")
     assert not db.exists()
+
+
+def test_smaller_points(tmp_path):
+    # point 23: `awimbawe perft -1` said "No such option"; `awimbawe cards -o dir.pdf` said it
+    # could not write "the board"
+    negative = run("awimbawe", "perft", -1, "--deck", "x")
+    assert negative.output.startswith("kiwara: error: Invalid value for 'DEPTH': -1 is not in "
+                                      "the range 0<=x<=6 (see ")
+    (tmp_path / "dir.pdf").mkdir()
+    cards = run("awimbawe", "cards", "-o", tmp_path / "dir.pdf")
+    assert cards.exit_code == 2 and "cannot write the card sheet: Is a directory" in cards.output

@@ -156,8 +156,10 @@ def page_paths(path: str, pages: Sequence[Page]) -> list[Path]:
     return [target.with_name(f"{target.stem}-{page.name}{target.suffix}") for page in pages]
 
 
-def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG_DPI) -> list[str]:
+def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG_DPI,
+                what: str = "the pages") -> list[str]:
     """Write ``pages`` to ``path`` in the format its extension names; return the files written.
+    ``what`` the pages are (``"the board"``) names them when a file cannot be written.
 
     PDF holds every page; SVG and PNG (at ``dpi``) write one file per page when there are
     several. ``-`` writes a single SVG page to ``stdout`` (a text stream).
@@ -170,7 +172,7 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG
         stdout.write(pages[0].svg + "\n")
         return ["-"]
     if fmt == "pdf":
-        write_bytes(path, render_pdf(pages), "the board")
+        write_bytes(path, render_pdf(pages), what)
         return [path]
     if fmt == "png":
         for page in pages:      # before the first file is written
@@ -178,8 +180,8 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG
     written = []
     for page, target in zip(pages, page_paths(path, pages)):
         if fmt == "svg":
-            write_text(target, page.svg + "\n", "the board")
+            write_text(target, page.svg + "\n", what)
         else:
-            write_bytes(target, render_png(page, dpi), "the board")
+            write_bytes(target, render_png(page, dpi), what)
         written.append(str(target))
     return written

@@ -214,7 +214,8 @@ def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, dpi) -> 
     options = PrintOptions(Paper.parse(paper), None, crop_marks, bleed_mm, backs=backs)
     variant = _variant(variant_name)
     pages = card_sheet(variant, options)
-    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI)
+    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI,
+                        what="the card sheet")
     names = ", ".join("stdout" if f == "-" else f for f in files)
     click.echo(f"wrote {names}: {len(pages)} pages on {options.paper.name}, 30 cards of "
                f"63 × 88 mm and the rules, variant {variant.name}; print at 100 %", err=True)

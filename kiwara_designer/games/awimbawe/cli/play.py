@@ -89,7 +89,9 @@ MAX_PERFT_DEPTH = 6
 MAX_DECK_BYTES = 10_000      # 28 card names and their spaces, with room for blank lines
 
 
-@awimbawe.command("perft")
+# ignore_unknown_options: `perft -1` reaches DEPTH (and its range) as a number, not "No such
+# option '-1'", as Kiwara's perft does
+@awimbawe.command("perft", context_settings={"ignore_unknown_options": True})
 @click.argument("depth", type=click.IntRange(0, MAX_PERFT_DEPTH))
 @click.option("--deck", "deck_text", required=True,
               help="The 28 cards in deal order, space-separated, or - for stdin.")

@@ -63,7 +63,7 @@ def _print_job(layout, output: str, title: str, options, kit, variant, dpi, comm
     from ..printing import print_set, resolve_cell_mm
 
     pages = print_set(layout, options, title=title, kit=kit, variant=variant, command=command)
-    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI)
+    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI, what="the board")
     return files, options, resolve_cell_mm(layout.grid, options), len(pages)
 
 

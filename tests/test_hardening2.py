@@ -139,3 +139,18 @@ def test_smaller_points(tmp_path):
     (tmp_path / "dir.pdf").mkdir()
     cards = run("awimbawe", "cards", "-o", tmp_path / "dir.pdf")
     assert cards.exit_code == 2 and "cannot write the card sheet: Is a directory" in cards.output
+
+
+def test_perft_and_cards_say_when_a_layout_is_not_valid_and_cards_use_the_cores(tmp_path):
+    # point 23: perft and cards ran an invalid layout without the note the other commands
+    # print; cards value|handicap|versus ran on one process while every other command uses
+    # the cores
+    small = tmp_path / "small.txt"
+    small.write_text("AAB\nABB\n")
+    note = f"kiwara: note: {small} is not a valid free-play layout: board is 3 × 2"
+    perft = run("perft", 1, "--layout", small)
+    assert perft.exit_code == 0 and perft.stdout == "perft 1 10\n" and note in perft.stderr
+    cards = run("cards", "versus", "--layout", small, "-n", 2)
+    assert cards.exit_code == 0 and note in cards.stderr
+    for command in ("value", "handicap", "versus"):
+        assert "default: number of cores" in run("cards", command, "--help").output

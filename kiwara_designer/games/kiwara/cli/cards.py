@@ -7,8 +7,9 @@ import time
 import click
 
 from ..formats import load_layout
-from ....commands import MAX_GAMES, stdin_once
-from .common import load_variant
+from ....commands import MAX_GAMES, stdin_once, workers_option
+from ....core.io import source_label
+from .common import load_variant, note_invalid
 
 
 def _agents(text: str) -> tuple[str, str]:
@@ -35,8 +36,7 @@ def _common(func):
                      show_default=True, help="Games (pairs, for value) per card or level."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Master seed: game i's deck order and agents' choices come from (seed, i)."),
-        click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
-                     show_default=True, help="Worker processes."),
+        workers_option("Worker processes (default: number of cores, at most 4 per core)."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
     ]):
         func = option(func)
@@ -46,6 +46,8 @@ def _common(func):
 def _setup(layout_names, variant_name):
     stdin_once(**{"--layout": layout_names, "--variant": variant_name})
     boards = [load_layout(name) for name in layout_names or ("classic",)]
+    for name, board in zip(layout_names, boards):
+        note_invalid(board, source_label(name))
     return boards, load_variant(variant_name)
 
 

@@ -16,7 +16,11 @@ from .common import load_variant, note_invalid
 
 
 def _engine_setup(layout_name: str, variant_name: str | None):
-    return load_layout(layout_name), load_variant(variant_name)
+    """The layout (a note if it is not a valid free-play layout, as every command that plays
+    one says) and the variant."""
+    board = load_layout(layout_name)
+    note_invalid(board, source_label(layout_name))
+    return board, load_variant(variant_name)
 
 
 MAX_PERFT_DEPTH = 5     # each depth takes ~80 times the one before: 4 s at 4, minutes at 5

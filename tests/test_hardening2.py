@@ -154,3 +154,19 @@ def test_perft_and_cards_say_when_a_layout_is_not_valid_and_cards_use_the_cores(
     assert cards.exit_code == 0 and note in cards.stderr
     for command in ("value", "handicap", "versus"):
         assert "default: number of cores" in run("cards", command, "--help").output
+
+
+def test_options_read_numbers_as_everything_else_does():
+    # points 7 and 17: options parsed numbers with int()/float(): `perft ３`, `--seed ٣`,
+    # `-n 1_0` were accepted while --mix, --set and moves refused the same text, and a float
+    # option took nan and inf
+    for args in (("perft", "３"), ("layouts", "sample", "--seed", "٣"),
+                 ("layouts", "sample", "-n", "1_0"), ("awimbawe", "deal", "--seed", "+3")):
+        result = run(*args)
+        assert result.exit_code == 2 and "is not a whole number (digits 0-9)" in result.output
+    for value in ("nan", "inf", "-inf", "1e400", "0x10"):
+        result = run("export", "classic", "--cell-mm", value, "-o", "-")
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+        assert "--cell-mm" in result.output
+    huge = run("layouts", "list", "--min-rivers", "9" * 30, "--limit", 1)
+    assert huge.exit_code == 2 and "beyond the numbers the tool reads" in huge.output

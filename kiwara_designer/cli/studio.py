@@ -8,7 +8,7 @@ import webbrowser
 import click
 
 from ..core.errors import KiwaraError
-from ..commands import workers_option
+from ..commands import Whole, workers_option
 
 
 def warm_up() -> None:
@@ -17,7 +17,7 @@ def warm_up() -> None:
 
 
 @click.command("studio")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but the loopback address lets other "

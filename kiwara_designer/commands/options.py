@@ -2,17 +2,86 @@
 output folders, agent specs, and the play-test lab's options."""
 from __future__ import annotations
 
+import math
 import os
+import re
 import sys
 from pathlib import Path
 
 import click
 
 from ..core.errors import KiwaraError
+from ..core.numbers import shorten
 
 # Larger game counts overflowed the lab's index ranges (an OverflowError traceback) long before
 # finishing.
 MAX_GAMES = 1_000_000
+
+
+# Every number an option reads is bounded; a count without a natural bound stops here.
+MAX_WHOLE = 2 ** 63 - 1
+_WHOLE_TEXT = re.compile(r"-?[0-9]+")
+_REAL_TEXT = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+class Whole(click.IntRange):
+    """A whole-number option or argument, read as the tool reads every number (ASCII digits,
+    as ``--mix``, ``--set`` and moves do: ``int()`` alone takes ``٣``, ``３`` and ``1_0``) and
+    always bounded (by default a 64-bit integer: a seed, a count); the range errors are
+    click's."""
+
+    def __init__(self, min: int | None = None, max: int | None = None,
+                 beyond_is_most: bool = False, **kwargs) -> None:
+        # the help shows the bounds given, as click.IntRange does; the implicit ones are not news
+        self.shown = (min, max)
+        self.beyond_is_most = beyond_is_most      # a larger number means "no limit"
+        if min is None and max is None:
+            self.name = "integer"
+        super().__init__(-MAX_WHOLE - 1 if min is None else min,
+                         MAX_WHOLE if max is None else max, **kwargs)
+
+    def _describe_range(self) -> str:
+        low, high = self.shown
+        if high is None:
+            return "" if low is None else f"x>={low}"
+        return super()._describe_range()
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            text = value.strip()
+            if not _WHOLE_TEXT.fullmatch(text):
+                self.fail(f"{shorten(text)!r} is not a whole number (digits 0-9)", param, ctx)
+            if len(text.lstrip("-").lstrip("0")) > len(str(MAX_WHOLE)) or \
+                    not -MAX_WHOLE - 1 <= int(text) <= MAX_WHOLE:
+                if self.beyond_is_most and not text.startswith("-"):
+                    return MAX_WHOLE
+                if self.shown != (None, None):           # click's words for its own bounds
+                    self.fail(f"{shorten(text)} is not in the range {self._describe_range()}",
+                              param, ctx)
+                self.fail(f"{shorten(text)} is beyond the numbers the tool reads (64-bit "
+                          f"integers, at most {MAX_WHOLE:,})", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Real(click.FloatRange):
+    """A decimal-number option read like :class:`Whole` (ASCII digits, a point, an exponent),
+    finite (never ``nan`` or ``inf``, which no setting means) and bounded as given."""
+
+    def __init__(self, min: float | None = None, max: float | None = None, **kwargs) -> None:
+        if min is None and max is None:
+            self.name = "float"
+        super().__init__(min, max, **kwargs)
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not _REAL_TEXT.fullmatch(value.strip()):
+            self.fail(f"{shorten(value.strip())!r} is not a decimal number", param, ctx)
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{number} is not a finite number", param, ctx)
+        return number
 
 
 def workers_option(help_text: str):
@@ -21,8 +90,8 @@ def workers_option(help_text: str):
     def check(ctx, param, value):
         from ..core.workers import check_workers
         return check_workers(value)
-    return click.option("--workers", "-j", type=click.IntRange(min=1), callback=check,
-                        help=help_text)
+    return click.option("--workers", "-j", type=Whole(min=1, beyond_is_most=True),
+                        callback=check, help=help_text)
 
 
 def stdin_once(**inputs) -> None:
@@ -67,11 +136,11 @@ def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
 
     def decorate(func):
         for option in reversed([
-            click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+            click.option("--games", "-n", type=Whole(1, MAX_GAMES), default=200,
                          show_default=True, help=games_help),
             click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
                          help=f"Agent A,agent B (one spec plays itself): {agent_examples}"),
-            click.option("--seed", type=int, default=0, show_default=True,
+            click.option("--seed", type=Whole(), default=0, show_default=True,
                          help=f"Master seed: {unit} i is seeded from (seed, i), so any {unit} "
                               f"replays."),
             workers_option("Worker processes (default: number of cores, at most 4 per core)."),
@@ -86,7 +155,7 @@ def skill_options(skill_games_help: str):
     from ..lab import DEFAULT_SKILL
 
     def decorate(func):
-        func = click.option("--skill-games", type=click.IntRange(0, MAX_GAMES),
+        func = click.option("--skill-games", type=Whole(0, MAX_GAMES),
                             help=skill_games_help)(func)
         return click.option("--skill", default=DEFAULT_SKILL, show_default=True,
                             help="Stronger,weaker agents whose win rate is the skill gap.")(func)

@@ -10,7 +10,7 @@ import click
 
 from ....core.errors import KiwaraError
 from ....core.io import read_text
-from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, agents_help, keep_stdin_for_people,
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, Whole, agents_help, keep_stdin_for_people,
                           play_given_moves, print_perft, save_record, seats_from_options,
                           stdin_once, table_stream)
 
@@ -43,7 +43,7 @@ def _seed(seed: int | None) -> int:
 
 
 @awimbawe.command("deal")
-@click.option("--seed", type=int, help="Seed of the shuffle (default: drawn and printed).")
+@click.option("--seed", type=Whole(), help="Seed of the shuffle (default: drawn and printed).")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"seed", "deck", "leader", "crowns": face-up pile crowns of each '
@@ -92,10 +92,10 @@ MAX_DECK_BYTES = 10_000      # 28 card names and their spaces, with room for bla
 # ignore_unknown_options: `perft -1` reaches DEPTH (and its range) as a number, not "No such
 # option '-1'", as Kiwara's perft does
 @awimbawe.command("perft", context_settings={"ignore_unknown_options": True})
-@click.argument("depth", type=click.IntRange(0, MAX_PERFT_DEPTH))
+@click.argument("depth", type=Whole(0, MAX_PERFT_DEPTH))
 @click.option("--deck", "deck_text", required=True,
               help="The 28 cards in deal order, space-separated, or - for stdin.")
-@click.option("--leader", type=click.IntRange(0, 1),
+@click.option("--leader", type=Whole(0, 1),
               help="Who leads round 1 (settles a tie, or overrides the rule).")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
 @click.option("--moves", "moves_text", default="",
@@ -204,7 +204,7 @@ def replay_cmd(record, as_json) -> None:
               help=f"Seat 0: {agents_help('awimbawe', human=True)}.")
 @click.option("--second", default="greedy", show_default=True, help="Seat 1: as --first.")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
-@click.option("--seed", type=int, help="Seed of the deals and the agents' choices (default: "
+@click.option("--seed", type=Whole(), help="Seed of the deals and the agents' choices (default: "
                                        "drawn and printed, so the match can be replayed).")
 @click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the match record (JSON, for replay) here; - for stdout.")

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..formats import load_layout
-from ....commands import MAX_GAMES, stdin_once, workers_option
+from ....commands import MAX_GAMES, Whole, stdin_once, workers_option
 from ....core.io import source_label
 from .common import load_variant, note_invalid
 
@@ -32,9 +32,9 @@ def _common(func):
                            "through them). Default: classic."),
         click.option("--variant", "variant_name", help="Rules variant (TOML file or built-in "
                      "name) whose deck is used; default: the classic rules with the sample deck."),
-        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100,
+        click.option("--games", "-n", type=Whole(1, MAX_GAMES), default=100,
                      show_default=True, help="Games (pairs, for value) per card or level."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=Whole(), default=0, show_default=True,
                      help="Master seed: game i's deck order and agents' choices come from (seed, i)."),
         workers_option("Worker processes (default: number of cores, at most 4 per core)."),
         click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),

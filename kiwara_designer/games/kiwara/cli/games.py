@@ -9,7 +9,7 @@ import click
 from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....core.io import source_label
-from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, keep_stdin_for_people,
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, Whole, keep_stdin_for_people,
                           play_given_moves, print_perft, save_record, seats_from_options,
                           stdin_once, table_stream)
 from .common import load_variant, note_invalid
@@ -29,7 +29,7 @@ MAX_PERFT_DEPTH = 5     # each depth takes ~80 times the one before: 4 s at 4, m
 # ignore_unknown_options: `kiwara perft -1` reaches DEPTH (and its range) as a number, not
 # "No such option '-1'"
 @click.command("perft", context_settings={"ignore_unknown_options": True})
-@click.argument("depth", type=click.IntRange(0, MAX_PERFT_DEPTH))
+@click.argument("depth", type=Whole(0, MAX_PERFT_DEPTH))
 @click.option("--layout", "layout_name", default="classic", show_default=True,
               help="Layout file, built-in name or - for stdin.")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
@@ -185,7 +185,7 @@ def _replay_json(game, state, difference: str | None) -> dict:
 @click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
               "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
-@click.option("--seed", type=int, help="Seed of the agents' random choices (default: drawn and "
+@click.option("--seed", type=Whole(), help="Seed of the agents' random choices (default: drawn and "
                                        "printed, so the game can be replayed).")
 @click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the game record (JSON, for kiwara replay) here; - for stdout.")

@@ -13,7 +13,8 @@ from ..formats import builtin_names, builtin_text, load_layout, stream_layouts
 from ..terminal import draw_layout
 from ..validation import RULESETS, Ruleset, validate
 from ....core.numbers import plural
-from ....commands import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, progress_bar, workers_option
+from ....commands import (EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, Whole, progress_bar,
+                         workers_option)
 from .common import MAX_SAMPLE, parse_int_list
 
 
@@ -38,9 +39,9 @@ def _ruleset(rules: str, sizes: str | None, territories: int | None, width: int 
 @click.option("--rules", type=click.Choice(sorted(RULESETS)), default="free-play", show_default=True,
               help="Ruleset to check against.")
 @click.option("--sizes", help="Custom allowed territory sizes, e.g. 3,5,7,9.")
-@click.option("--territories", type=click.IntRange(min=1), help="Custom number of territories.")
-@click.option("--width", type=click.IntRange(1, 26), help="Custom board width.")
-@click.option("--height", type=click.IntRange(1, 99), help="Custom board height.")
+@click.option("--territories", type=Whole(min=1), help="Custom number of territories.")
+@click.option("--width", type=Whole(1, 26), help="Custom board width.")
+@click.option("--height", type=Whole(1, 99), help="Custom board height.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON object).")
 @click.option("--quiet", "-q", is_flag=True,
               help="Report only invalid layouts and unreadable input, then a count.")
@@ -188,9 +189,9 @@ def layouts_builtin(as_json) -> None:
 def _generator_problem_options(command):
     """--width/--height/--territories/--sizes, shared by the generator commands."""
     for option in reversed([
-        click.option("--width", type=int, default=6, show_default=True, help="Board width."),
-        click.option("--height", type=int, default=5, show_default=True, help="Board height."),
-        click.option("--territories", "-k", type=int, default=6, show_default=True,
+        click.option("--width", type=Whole(), default=6, show_default=True, help="Board width."),
+        click.option("--height", type=Whole(), default=5, show_default=True, help="Board height."),
+        click.option("--territories", "-k", type=Whole(), default=6, show_default=True,
                      help="Number of territories."),
         click.option("--sizes", default="3,5,7,9", show_default=True,
                      help="Allowed territory sizes, comma-separated."),
@@ -204,9 +205,9 @@ def _generator_problem_options(command):
 
 def _generator_filter_options(command):
     for option in reversed([
-        click.option("--min-rivers", type=int, help="At least this many river segments."),
-        click.option("--max-rivers", type=int, help="At most this many river segments."),
-        click.option("--max-span", type=int,
+        click.option("--min-rivers", type=Whole(), help="At least this many river segments."),
+        click.option("--max-rivers", type=Whole(), help="At most this many river segments."),
+        click.option("--max-span", type=Whole(),
                      help="No territory wider or taller than this many cells."),
         click.option("--contains", "contains", metavar="FILE",
                      help="Pattern file that must appear: rows of letters (same letter = same "
@@ -289,9 +290,10 @@ def layouts_count(width, height, territories, sizes, mix, canonical, by_mix, as_
 @layouts.command("list")
 @_generator_problem_options
 @_generator_filter_options
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--start", type=Whole(min=0), default=0, show_default=True,
               help="Skip this many layouts (resume an earlier listing).")
-@click.option("--limit", type=click.IntRange(min=0), help="Stop after this many layouts.")
+@click.option("--limit", type=Whole(min=0, beyond_is_most=True),
+              help="Stop after this many layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")
 @click.option("--scan-all", is_flag=True,
@@ -362,10 +364,10 @@ def layouts_list(width, height, territories, sizes, mix, canonical, min_rivers, 
 @layouts.command("sample")
 @_generator_problem_options
 @_generator_filter_options
-@click.option("-n", "count", type=click.IntRange(0, MAX_SAMPLE), default=1, show_default=True,
+@click.option("-n", "count", type=Whole(0, MAX_SAMPLE), default=1, show_default=True,
               help="Number of layouts to draw (independently, with replacement; for more, "
                    "layouts list).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=Whole(), default=0, show_default=True,
               help="Random seed: the same seed gives the same layouts.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
               show_default=True, help="Text blocks separated by blank lines, or JSON lines.")

@@ -12,7 +12,7 @@ import click
 from ..formats import format_text, load_layout
 from ..layouts import TITLES
 from ..validation import FREE_PLAY, validate
-from ....commands import EXIT_NEGATIVE
+from ....commands import EXIT_NEGATIVE, Real, Whole
 from .common import load_variant, parse_int_list
 
 
@@ -22,19 +22,19 @@ def _print_options(command):
     for option in reversed([
         click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxH",
                      help="Paper: a4 or letter (landscape) or a custom size in mm, e.g. 420x297."),
-        click.option("--cell-mm", type=float, metavar="MM",
+        click.option("--cell-mm", type=Real(), metavar="MM",
                      help="Cell size in mm [default: largest that fits A4 and Letter, whatever "
                           "the other options]."),
         click.option("--crop-marks", is_flag=True,
                      help="Crop marks on every cut line of every page."),
-        click.option("--bleed-mm", type=float, default=0.0, show_default=True, metavar="MM",
+        click.option("--bleed-mm", type=Real(), default=0.0, show_default=True, metavar="MM",
                      help="Run backgrounds this far past the cut lines (adds crop marks; PDF "
                           "gets TrimBox and BleedBox)."),
         click.option("--backs", type=click.Choice(["fold", "duplex"]), default="fold",
                      show_default=True,
                      help="Kit backs beside the fronts to fold, or on the next page for "
                           "double-sided printing."),
-        click.option("--dpi", type=click.IntRange(30, 1200), metavar="N",
+        click.option("--dpi", type=Whole(30, 1200), metavar="N",
                      help="PNG resolution, stored in the file [default: 150]."),
         click.option("--kit", is_flag=True,
                      help="Add the print-and-play kit: tokens, Okapi card, rules summary, totem."),
@@ -122,7 +122,7 @@ def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @click.command()
-@click.option("--seed", type=click.IntRange(min=0), help="Seed of the draw [default: a random one, printed].")
+@click.option("--seed", type=Whole(min=0), help="Seed of the draw [default: a random one, printed].")
 @click.option("--mix", metavar="3,3,5,5,7,7", help="Draw only layouts with these territory sizes.")
 @click.option("-o", "--output", metavar="FILE",
               help="Board file (.svg, .pdf, .png; - for SVG on stdout) [default: kiwara-board-SEED.svg].")

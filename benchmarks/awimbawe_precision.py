@@ -11,7 +11,7 @@ import sys
 import time
 
 from kiwara_designer.core.game import get_game
-from kiwara_designer.lab import play_match
+from kiwara_designer.lab import play_games
 from kiwara_designer.core.stats import games_for_half_width
 
 HALF_WIDTH = float(sys.argv[1]) if len(sys.argv) > 1 else 0.03
@@ -24,7 +24,7 @@ def main() -> None:
     started = time.perf_counter()
     games, want = [], 200
     while True:
-        games += play_match(None, None, "greedy,greedy", want - len(games), 0, WORKERS, game,
+        games += play_games(None, None, "greedy,greedy", want - len(games), 0, WORKERS, game,
                             first_index=len(games))
         rate = metric.compute(games, None)
         if rate.half_width <= HALF_WIDTH:

@@ -11,7 +11,7 @@ import statistics
 import time
 
 from kiwara_designer.games.kiwara import load_layout
-from kiwara_designer.lab import DEFAULT_AGENTS, play_match
+from kiwara_designer.lab import DEFAULT_AGENTS, play_games
 
 
 def cpu_seconds() -> float:
@@ -39,7 +39,7 @@ def main() -> None:
         for _ in range(args.repeats):
             start = time.perf_counter()
             before = cpu_seconds()
-            results = play_match(layout, None, args.agents, games=args.games, seed=1,
+            results = play_games(layout, None, args.agents, games=args.games, seed=1,
                                  workers=workers)
             times.append(time.perf_counter() - start)
             cpu.append((cpu_seconds() - before) / args.games)

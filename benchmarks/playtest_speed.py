@@ -11,7 +11,7 @@ import statistics
 import time
 
 from kiwara_designer.games.kiwara import load_layout
-from kiwara_designer.lab import play_match
+from kiwara_designer.lab import play_games
 
 PAIRINGS = [("random", 60), ("greedy,random", 12), ("greedy", 12), ("mcts:20,greedy", 3),
             ("mcts:50", 2)]
@@ -27,7 +27,7 @@ def main() -> None:
         rates = []
         for run in range(args.repeats):
             start = time.perf_counter()
-            play_match(layout, None, pairing, games=games, seed=run, workers=1)
+            play_games(layout, None, pairing, games=games, seed=run, workers=1)
             rates.append(games / (time.perf_counter() - start))
         rate = statistics.median(rates)
         print(f"{pairing:<16} {rate:12.2f} {1000 / rate:9.1f}")

@@ -5,7 +5,7 @@ Run: .venv/bin/python benchmarks/racing_lab.py [--pool 500] [--k 10] [--agents r
      [--tolerance 0.1] [--db racing-bench.sqlite]
 
 1. Samples --pool layouts (up to symmetry, --seed) and races them for real with
-   ``race_layouts`` into --db (resumable: rerun the same command after an interruption).
+   ``race_setups`` into --db (resumable: rerun the same command after an interruption).
 2. The uniform sweep would play every layout as often as the hardest one needs; playing it
    for real costs pool × that many games, so it is simulated: the race's estimated first-player
    rates are taken as the true rates, and the uniform design (every layout every round, the same
@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from racing_simulation import coin_flips  # noqa: E402
 
 from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
-from kiwara_designer.lab import Store  # noqa: E402
-from kiwara_designer.lab.race_lab import race_layouts  # noqa: E402
+from kiwara_designer.lab import PlaySettings, Store  # noqa: E402
+from kiwara_designer.lab.race_lab import race_setups  # noqa: E402
 from kiwara_designer.lab.racing import BALANCE, RaceSettings, run_race  # noqa: E402
 
 
@@ -54,9 +54,10 @@ def main() -> None:
                   f"undecided, {last[0] - started:.0f} s", file=sys.stderr)
 
     with Store(args.db) as store:
-        race = race_layouts(store, layouts, None, args.agents, k=args.k, metric="balance",
-                            tolerance=args.tolerance, seed=args.seed, workers=args.workers,
-                            progress=progress)
+        race = race_setups(store, layouts, PlaySettings(args.agents, seed=args.seed,
+                                                         workers=args.workers),
+                           RaceSettings(k=args.k, tolerance=args.tolerance), metric="balance",
+                           progress=progress)
     r = race.result
     print(f"pool {len(r.arms)} layouts, agents {args.agents}, top {args.k} by balance, "
           f"95 % confidence, tolerance {args.tolerance}: {r.reason} after {r.games:,} games "

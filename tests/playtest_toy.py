@@ -171,11 +171,30 @@ class ClaimGame(GameBase):
     def record(self, setup, variant, moves, **meta):
         return {"rows": list(setup.rows), "moves": list(moves), **meta}
 
-    def setup_key(self, setup: Layout) -> str:      # a layout, keyed as Kiwara keys it
+    # a layout, keyed, described, drawn, ranked and reported as Kiwara's
+    setup_noun = KIWARA.setup_noun
+
+    def setup_key(self, setup: Layout) -> str:
         return KIWARA.setup_key(setup)
 
     def setup_from_key(self, key: str) -> Layout:
         return KIWARA.setup_from_key(key)
+
+    def setup_descriptors(self, setup: Layout) -> dict:
+        return KIWARA.setup_descriptors(setup)
+
+    def setup_text(self, setup: Layout) -> str:
+        return KIWARA.setup_text(setup)
+
+    def setup_picture(self, setup: Layout) -> str:
+        return KIWARA.setup_picture(setup)
+
+    def rank_columns(self, setup: Layout):
+        return KIWARA.rank_columns(setup)
+
+    def report_sections(self, store, rows, top):
+        from kiwara_designer.games.kiwara.report import layout_sections
+        return layout_sections(self, store, rows, top)
 
     def __reduce__(self):
         return "TOY_GAME"

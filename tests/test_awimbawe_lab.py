@@ -16,7 +16,7 @@ import pytest
 from kiwara_designer.games.awimbawe.metrics import METRICS, round_facts
 from kiwara_designer.games.awimbawe.state import RoundResult
 from kiwara_designer.games.awimbawe.variant import AwimbaweVariant
-from kiwara_designer.lab import play_match
+from kiwara_designer.lab import play_games
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -55,7 +55,7 @@ def test_a_fled_eagle_changes_the_winner_only_when_the_led_crowns_swing_it():
 def test_metrics_over_matches_agree_with_the_rounds():
     from kiwara_designer.core.game import get_game
     game = get_game("awimbawe")
-    games = play_match(None, None, "greedy,random", 12, 3, 1, game)
+    games = play_games(None, None, "greedy,random", 12, 3, 1, game)
     values = {m.name: m.compute(games, None) for m in METRICS}
     rounds = [r for g in games for r in g.stats["round_facts"]]
     assert values["first_seat_round_win_rate"].trials == len(rounds) >= 2 * len(games)
@@ -132,7 +132,7 @@ def test_sweep_plays_every_combination_once_and_ranks_them(run, tmp_path):
             variant = AwimbaweVariant.from_dict(entry["rules"])
             exp = store.experiment(None, variant, Pairing("random", "random"), game)
             # exactly the seeded matches, whatever the worker count of each run
-            assert store.games(exp) == play_match(None, variant, "random", 6, 0, 1, game)
+            assert store.games(exp) == play_games(None, variant, "random", 6, 0, 1, game)
     ranked = run("rank", "--db", db, "--game", "awimbawe", "--by", "round1_leader_balance")
     assert ranked.exit_code == 0 and ranked.stdout.count("awimbawe: deals, random,random") == 4
     report = run("report", "--db", db, "-o", "-")
@@ -205,7 +205,7 @@ def test_a_sweep_killed_with_sigkill_resumes_to_exactly_every_match(tmp_path):
         assert store.totals()["games"] == total
         variant = AwimbaweVariant(hyenas_to_lose=3, eagle_may_flee=False)
         exp = store.experiment(None, variant, Pairing("random", "random"), game)
-        assert store.games(exp) == play_match(None, variant, "random", 150, 4, 1, game)
+        assert store.games(exp) == play_games(None, variant, "random", 150, 4, 1, game)
 
 
 # -- kiwara awimbawe playtest --scheduler ------------------------------------------------------

@@ -277,7 +277,7 @@ def test_playtest_records_directory_that_cannot_be_made_is_refused_before_playin
 
     def never(*args, **kwargs):
         raise AssertionError("games were played before the records directory was checked")
-    monkeypatch.setattr(lab, "play_match", never)
+    monkeypatch.setattr(lab, "play_games", never)
     result = run("playtest", "classic", "--games", "1", *FAST, "--records",
                  tmp_path / "file" / "recs")
     assert_one_line_error(result, "cannot write game records")

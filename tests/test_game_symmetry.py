@@ -12,8 +12,8 @@ from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_designer.games.kiwara.generator import iter_layouts, sample_layouts
 from kiwara_designer.games.kiwara.geometry import Grid
 from kiwara_designer.games.kiwara.layout import Layout
-from kiwara_designer.lab import Pairing, Store, run_sweep
-from kiwara_designer.lab.sweep import _games
+from kiwara_designer.games.kiwara.lab import _games
+from kiwara_designer.lab import Pairing, PlaySettings, Store, run_sweep
 
 
 def symmetry(layout, name):
@@ -81,8 +81,9 @@ def test_a_sweep_stores_a_mirror_image_apart_and_a_half_turn_together(tmp_path):
     mirror = classic.transformed(symmetry(classic, "left-right mirror"))
     half_turn = classic.transformed(symmetry(classic, "half-turn"))
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, [classic, mirror, half_turn], None, "random", games=2, seed=1, workers=1)
+        run_sweep(store, [classic, mirror, half_turn],
+                  PlaySettings("random", games=2, seed=1, workers=1))
         ranked = store.ranked()
     assert len(ranked) == 2
-    assert {r.layout.rows for r in ranked} == {classic.canonical_game().rows,
-                                               mirror.canonical_game().rows}
+    assert {tuple(r.setup.split("\n")) for r in ranked} == {classic.canonical_game().rows,
+                                                            mirror.canonical_game().rows}

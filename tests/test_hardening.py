@@ -142,7 +142,7 @@ def test_inadmissible_mix_is_refused_before_counting(monkeypatch, call):
 # -- 6. a precision that would need too many games is refused up front ------------------------
 def test_precision_needing_more_games_than_allowed_is_refused_before_playing(monkeypatch):
     from kiwara_designer.lab import matches
-    monkeypatch.setattr(matches, "play_match", _no_table)
+    monkeypatch.setattr(matches, "play_games", _no_table)
     with pytest.raises(KiwaraError, match=r"±0.001 may need 979,573 games .* ask for ±0.007"):
         matches.play_to_precision(load_layout("classic"), half_width=0.001)
 

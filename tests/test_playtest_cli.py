@@ -8,7 +8,7 @@ import pytest
 
 from kiwara_designer.games.kiwara import load_layout
 from kiwara_designer.games.kiwara import KiwaraRecord, KiwaraVariant
-from kiwara_designer.lab import play_match, replay_game
+from kiwara_designer.lab import play_games, replay_game
 from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
@@ -16,8 +16,8 @@ FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 
 def test_real_engine_match_is_deterministic_and_replays():
     classic = load_layout("classic")
-    one = play_match(classic, None, "random", games=6, seed=3, workers=1)
-    two = play_match(classic, None, "random", games=6, seed=3, workers=2)
+    one = play_games(classic, None, "random", games=6, seed=3, workers=1)
+    two = play_games(classic, None, "random", games=6, seed=3, workers=2)
     assert one == two
     for g in one:
         assert sum(g.scores) % 2 == 1 and g.winner is not None   # classic: odd total, no draw

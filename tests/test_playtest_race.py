@@ -1,4 +1,4 @@
-"""Racing layouts in the lab (on the toy game): every game stored once, a rerun replays the race
+"""Racing setups in the lab (layouts of the toy game): every game stored once, a rerun replays the race
 from the store, a race killed with SIGKILL resumes to the very same outcome, the Dask path, and
 the command line."""
 from __future__ import annotations
@@ -15,15 +15,23 @@ import pytest
 from click.testing import CliRunner
 
 from kiwara_designer.cli import main
-from kiwara_designer.lab import Pairing, Store, StoreError, play_match
-from kiwara_designer.lab.race_lab import race_layouts, stored_races
+from kiwara_designer.lab import Pairing, PlaySettings, Store, StoreError, play_games
+from kiwara_designer.lab.race_lab import race_setups, stored_races
+from kiwara_designer.lab.racing import RaceSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
 from playtest_toy import LAYOUTS, TOY_GAME, ToyVariant  # noqa: E402
 from test_playtest_store import children_of, stored_games, wait_gone  # noqa: E402
 
 TESTS = Path(__file__).parent
-RACE = dict(k=2, tolerance=0.3, first_round=8, seed=5, game=TOY_GAME)
+
+
+def toy_race(store: Store, setups, pairing: str = "random", seed: int = 5,
+             budget: int | None = None, tolerance: float = 0.3, **where):
+    """A race of the toy game's ``setups``: the top 2, a first round of 8 games."""
+    return race_setups(store, setups, PlaySettings(pairing, seed=seed, **where),
+                       RaceSettings(k=2, tolerance=tolerance, first_round=8, budget=budget),
+                       game=TOY_GAME)
 
 
 def per_layout(store: Store) -> dict[int, int]:
@@ -32,17 +40,17 @@ def per_layout(store: Store) -> dict[int, int]:
 
 def test_race_stores_every_game_once_and_a_rerun_replays_it(tmp_path):
     with Store(tmp_path / "race.sqlite") as store:
-        first = race_layouts(store, LAYOUTS, None, "random", workers=1, **RACE)
+        first = toy_race(store, LAYOUTS, workers=1)
         assert first.games_played == first.games_stored == first.result.games
         assert per_layout(store) == {a.arm: a.games for a in first.result.arms}
         assert store.totals()["duplicates"] == 0
         # each layout's games are the seeded games 0, 1, 2, … of a match
         arm = first.result.arms[0]
-        exp = store.experiment(first.layouts[arm.arm], ToyVariant(),
+        exp = store.experiment(first.setups[arm.arm], ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
-        assert store.games(exp) == play_match(first.layouts[arm.arm], None, "random",
+        assert store.games(exp) == play_games(first.setups[arm.arm], None, "random",
                                               arm.games, 5, workers=1, game=TOY_GAME)
-        again = race_layouts(store, LAYOUTS, None, "random", workers=2, **RACE)
+        again = toy_race(store, LAYOUTS, workers=2)
         assert again.games_played == 0
         assert again.result == first.result
         assert len(stored_races(store)) == 1         # the rerun replaced its record
@@ -51,33 +59,31 @@ def test_race_stores_every_game_once_and_a_rerun_replays_it(tmp_path):
 
 def test_budget_stop_and_more_budget_continues_from_the_store(tmp_path):
     with Store(tmp_path / "budget.sqlite") as store:
-        short = race_layouts(store, LAYOUTS, None, "random", workers=1, budget=60,
-                             **{**RACE, "tolerance": 0.0})
+        short = toy_race(store, LAYOUTS, workers=1, budget=60, tolerance=0.0)
         assert not short.result.separated and short.result.reason == "budget"
         assert store.totals()["games"] == short.result.games <= 60
-        longer = race_layouts(store, LAYOUTS, None, "random", workers=1, budget=200,
-                              **{**RACE, "tolerance": 0.0})
+        longer = toy_race(store, LAYOUTS, workers=1, budget=200, tolerance=0.0)
         assert longer.result.games > short.result.games
         assert longer.games_played < longer.result.games     # the first 60 came from the store
 
 
 def test_a_race_resumed_with_another_seed_is_refused(tmp_path):
     with Store(tmp_path / "seed.sqlite") as store:
-        race_layouts(store, LAYOUTS[:3], None, "random", workers=1, budget=30, **RACE)
-        with pytest.raises(StoreError, match="seed 5"):
-            race_layouts(store, LAYOUTS[:3], None, "random", workers=1,
-                         **{**RACE, "seed": 6})
+        toy_race(store, LAYOUTS[:3], workers=1, budget=30)
+        with pytest.raises(StoreError, match="seed 5; race with that seed"):
+            toy_race(store, LAYOUTS[:3], workers=1, seed=6)
 
 
 RACE_SCRIPT = textwrap.dedent("""
     import sys, json
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.lab import Store
-    from kiwara_designer.lab.race_lab import race_layouts
+    from kiwara_designer.lab import PlaySettings, Store
+    from kiwara_designer.lab.race_lab import race_setups
+    from kiwara_designer.lab.racing import RaceSettings
     with Store({db!r}) as store:
-        race = race_layouts(store, LAYOUTS, None, "slow", k=2, tolerance=0.5, first_round=8,
-                            seed=5, workers=2, game=TOY_GAME)
+        race = race_setups(store, LAYOUTS, PlaySettings("slow", seed=5, workers=2),
+                           RaceSettings(k=2, tolerance=0.5, first_round=8), game=TOY_GAME)
     print(json.dumps(race.result.to_json()))
 """)
 
@@ -118,9 +124,8 @@ def test_race_on_a_dask_cluster(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             Store(tmp_path / "dask.sqlite") as store, Store(tmp_path / "local.sqlite") as local:
-        remote = race_layouts(store, LAYOUTS[:4], None, "random", budget=120,
-                              scheduler=cluster.scheduler_address, **RACE)
-        here = race_layouts(local, LAYOUTS[:4], None, "random", budget=120, workers=1, **RACE)
+        remote = toy_race(store, LAYOUTS[:4], budget=120, scheduler=cluster.scheduler_address)
+        here = toy_race(local, LAYOUTS[:4], budget=120, workers=1)
         assert remote.result == here.result
 
 
@@ -157,9 +162,9 @@ def test_a_race_keeps_one_worker_pool_for_all_its_rounds(tmp_path, monkeypatch):
 
     monkeypatch.setattr(workers, "ProcessPoolExecutor", CountedPool)
     with Store(tmp_path / "pool.sqlite") as store:
-        race = race_layouts(store, LAYOUTS, None, "random", workers=2, **RACE)
+        race = toy_race(store, LAYOUTS, workers=2)
     assert race.result.rounds >= 3 and race.games_played > 0
     assert len(made) == 1
     with Store(tmp_path / "one.sqlite") as store:          # one process: no pool at all
-        race_layouts(store, LAYOUTS, None, "random", workers=1, **RACE)
+        toy_race(store, LAYOUTS, workers=1)
     assert len(made) == 1

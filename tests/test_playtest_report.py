@@ -8,8 +8,11 @@ from xml.etree import ElementTree
 
 import pytest
 
-from kiwara_designer.lab import Store, run_sweep
-from kiwara_designer.lab.report import export_layouts, histogram_svg, render_report
+from kiwara_designer.games.kiwara.lab import export_layouts
+from kiwara_designer.lab import PlaySettings, Store, run_sweep
+from kiwara_designer.lab.race_lab import race_setups
+from kiwara_designer.lab.racing import RaceSettings
+from kiwara_designer.lab.report import histogram_svg, render_report
 from kiwara_designer.printing import LETTER, PrintOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -49,9 +52,8 @@ class TagChecker(HTMLParser):
 def report_html(tmp_path_factory):
     db = tmp_path_factory.mktemp("report") / "r.sqlite"
     with Store(db) as store:
-        run_sweep(store, LAYOUTS, None, "random", games=12, seed=1, workers=1, game=TOY_GAME,
-                  skill="greedy,first", skill_games=4)
-        return render_report(store, top=4)
+        run_sweep(store, LAYOUTS, PlaySettings("random", games=12, seed=1, workers=1, skill="greedy,first", skill_games=4), game=TOY_GAME)
+        return render_report(store, top=4, game=TOY_GAME)
 
 
 def test_report_is_well_formed_and_self_contained(report_html):
@@ -105,15 +107,15 @@ def test_histogram_counts_by_hand():
 def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
     from kiwara_designer.games.kiwara import load_layout
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=4, seed=1, workers=1, game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=4, seed=1, workers=1), game=TOY_GAME)
         rows = store.ranked()
-    files = export_layouts(rows, tmp_path / "best")
+    files = export_layouts(rows, tmp_path / "best", game=TOY_GAME)
     texts = sorted(p for p in files if p.suffix == ".txt")
     boards = sorted(p for p in files if p.suffix == ".svg")
     assert len(texts) == 2 and len(boards) == 2 and len(files) == 4
-    assert {load_layout(str(p)) for p in texts} == {r.layout for r in rows}
+    assert {load_layout(str(p)) for p in texts} == {TOY_GAME.setup_from_key(r.setup) for r in rows}
     for rank, (row, board) in enumerate(zip(rows, boards), start=1):
-        assert board.name == f"rank{rank:02d}-layout{row.layout_id}.svg"
+        assert board.name == f"rank{rank:02d}-layout{row.setup_id}.svg"
         root = parse(board.read_text())
         # an A4 landscape sheet in millimetres, one user unit = 1 mm: prints at true scale
         assert size_mm(root) == (297, 210)
@@ -126,16 +128,16 @@ def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
         assert len(cells) == 12 and {float(c.get("width")) for c in cells} == {34.0}
         drawn = rivers_drawn(board_group(root))
         assert len(drawn) == len(set(drawn))
-        assert set(drawn) == expected_rivers(list(row.layout.rows), 34)
+        assert set(drawn) == expected_rivers(row.setup.split("\n"), 34)
         title = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
-        assert f"rank {rank}: layout #{row.layout_id}" in title
+        assert f"rank {rank}: layout #{row.setup_id}" in title
 
 
 def test_export_on_other_paper(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], None, "random", games=2, seed=1, workers=1, game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=2, seed=1, workers=1), game=TOY_GAME)
         rows = store.ranked()
-    (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER)) if p.suffix == ".svg"]
+    (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER), TOY_GAME) if p.suffix == ".svg"]
     root = parse(board.read_text())
     assert size_mm(root) == (279.4, 215.9)
 
@@ -178,11 +180,9 @@ def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report
 
 
 def test_report_has_a_racing_section(tmp_path):
-    from kiwara_designer.lab.race_lab import race_layouts
     with Store(tmp_path / "race.sqlite") as store:
-        race = race_layouts(store, LAYOUTS, None, "random", k=2, tolerance=0.5, first_round=8,
-                            seed=5, workers=1, game=TOY_GAME)
-        page = render_report(store, top=2)
+        race = race_setups(store, LAYOUTS, PlaySettings("random", seed=5, workers=1), RaceSettings(k=2, tolerance=0.5, first_round=8), game=TOY_GAME)
+        page = render_report(store, top=2, game=TOY_GAME)
     checker = TagChecker()
     checker.feed(page)
     checker.close()
@@ -207,8 +207,8 @@ def test_report_has_a_racing_section(tmp_path):
 def test_games_spent_caption_of_a_race_stopped_by_its_budget():
     from kiwara_designer.lab.report import games_spent_caption
     arms = [{"arm": i, "games": 250} for i in range(6)]
-    assert games_spent_caption(arms, {1, 5}) == (
+    assert games_spent_caption(arms, {1, 5}, "layout") == (
         "Games spent per layout: 6 of 6 played the fewest, 250; the named ones 250 each.")
     arms[1]["games"] = 1_300
-    assert games_spent_caption(arms, {1, 5}).endswith("5 of 6 played the fewest, 250; the "
+    assert games_spent_caption(arms, {1, 5}, "layout").endswith("5 of 6 played the fewest, 250; the "
                                                       "named ones 250 to 1,300.")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiwara_designer.lab.matches import GameResult, game_seed, lead_statistics
-from kiwara_designer.lab.metrics import balance_interval, compute_metrics, layout_score
+from kiwara_designer.lab.metrics import balance_interval, compute_metrics, combined_score
 from kiwara_designer.core.stats import (binomial_two_sided_p, games_for_half_width, mcnemar_exact,
                                         paired_t_test, proportion, sign_test, summarise, t_quantile,
                                         t_two_sided_p, two_proportion_z_test, wilson_interval)
@@ -217,8 +217,8 @@ def test_skill_gap_and_full_score():
     # agent A (the stronger) sits in seat i % 2 and wins games 0, 1, 2: 3 of 4
     m = compute_metrics([game(0, 0, (2, 1))], skill_games=skill)
     assert m.skill_gap.value == pytest.approx(0.75)
-    assert layout_score(1.0, 0.25, 0.6, 0.75) == pytest.approx(0.5 + 0.2 * 0.75 + 0.1 + 0.2 * 0.5)
-    assert layout_score(0.5, None, None, None) == pytest.approx(0.5)
+    assert combined_score(1.0, 0.25, 0.6, 0.75) == pytest.approx(0.5 + 0.2 * 0.75 + 0.1 + 0.2 * 0.5)
+    assert combined_score(0.5, None, None, None) == pytest.approx(0.5)
 
 
 def test_balance_interval_reaches_one_when_the_win_rate_interval_covers_a_half():

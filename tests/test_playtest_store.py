@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kiwara_designer.lab import Pairing, Store, StoreError, play_game, play_match, run_sweep
+from kiwara_designer.lab import (Pairing, PlaySettings, Store, StoreError, play_game, play_games,
+                                 run_sweep)
 from kiwara_designer.lab.matches import agent_a_seat
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -24,16 +25,16 @@ TESTS = Path(__file__).parent
 
 
 def test_match_is_deterministic_whatever_the_worker_count():
-    one = play_match(SMALL, None, "random", games=40, seed=11, workers=1, game=TOY_GAME)
-    two = play_match(SMALL, None, "random", games=40, seed=11, workers=2, game=TOY_GAME)
+    one = play_games(SMALL, None, "random", games=40, seed=11, workers=1, game=TOY_GAME)
+    two = play_games(SMALL, None, "random", games=40, seed=11, workers=2, game=TOY_GAME)
     assert one == two
     assert [g.index for g in one] == list(range(40))
-    other = play_match(SMALL, None, "random", games=40, seed=12, workers=1, game=TOY_GAME)
+    other = play_games(SMALL, None, "random", games=40, seed=12, workers=1, game=TOY_GAME)
     assert one != other
 
 
 def test_seats_alternate_and_any_game_replays_alone():
-    games = play_match(SMALL, None, "first,random", games=6, seed=5, workers=1, game=TOY_GAME)
+    games = play_games(SMALL, None, "first,random", games=6, seed=5, workers=1, game=TOY_GAME)
     assert [g.a_seat for g in games] == [0, 1, 0, 1, 0, 1]
     assert [agent_a_seat(i) for i in range(4)] == [0, 1, 0, 1]
     alone = play_game(SMALL, ToyVariant(), Pairing("first", "random"), 5, 3, TOY_GAME)
@@ -41,7 +42,7 @@ def test_seats_alternate_and_any_game_replays_alone():
 
 
 def test_a_stronger_toy_agent_wins_more():
-    games = play_match(SMALL, None, "greedy,first", games=40, seed=1, workers=1, game=TOY_GAME)
+    games = play_games(SMALL, None, "greedy,first", games=40, seed=1, workers=1, game=TOY_GAME)
     a_wins = sum(g.winner_agent == "a" for g in games)
     b_wins = sum(g.winner_agent == "b" for g in games)
     assert a_wins > b_wins
@@ -51,24 +52,22 @@ def test_bad_pairing_is_a_user_error():
     with pytest.raises(Exception, match="agent specs"):
         Pairing.parse("a,b,c")
     with pytest.raises(Exception, match="at least 1"):
-        play_match(SMALL, None, "random", games=0, game=TOY_GAME)
+        play_games(SMALL, None, "random", games=0, game=TOY_GAME)
 
 
 # -- store --------------------------------------------------------------------------------------
 def count_games(db: Path) -> list[tuple[int, int, int]]:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT layout_id, COUNT(*), COUNT(DISTINCT game_index) FROM games "
-                            "GROUP BY layout_id ORDER BY layout_id").fetchall()
+        return conn.execute("SELECT setup_id, COUNT(*), COUNT(DISTINCT game_index) FROM games "
+                            "GROUP BY setup_id ORDER BY setup_id").fetchall()
 
 
 def test_sweep_stores_every_game_once_and_resumes(tmp_path):
     db = tmp_path / "r.sqlite"
     with Store(db) as store:
-        first = run_sweep(store, LAYOUTS[:3], None, "random", games=10, seed=2, workers=1,
-                          game=TOY_GAME)
+        first = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=10, seed=2, workers=1), game=TOY_GAME)
         assert (first.games_wanted, first.games_played, first.games_stored) == (30, 30, 30)
-        again = run_sweep(store, LAYOUTS[:3], None, "random", games=12, seed=2, workers=2,
-                          game=TOY_GAME)
+        again = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=12, seed=2, workers=2), game=TOY_GAME)
         assert (again.games_already_stored, again.games_played, again.games_stored) == (30, 6, 6)
         assert store.totals()["duplicates"] == 0
         assert store.integrity_ok()
@@ -76,7 +75,7 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
         exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
         stored = store.games(exp)
-        fresh = play_match(LAYOUTS[0].canonical_game(), None, "random", games=12, seed=2, workers=1,
+        fresh = play_games(LAYOUTS[0].canonical_game(), None, "random", games=12, seed=2, workers=1,
                            game=TOY_GAME)
         assert stored == fresh
         ranked = store.ranked()
@@ -87,15 +86,14 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
 
 def test_resuming_with_another_seed_is_refused(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=1, workers=1, game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=1, workers=1), game=TOY_GAME)
         with pytest.raises(StoreError, match="seed 1"):
-            run_sweep(store, LAYOUTS[:1], None, "random", games=4, seed=2, workers=1, game=TOY_GAME)
+            run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=2, workers=1), game=TOY_GAME)
 
 
 def test_skill_games_are_summarised(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME,
-                  skill="greedy,first", skill_games=8)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1, skill="greedy,first", skill_games=8), game=TOY_GAME)
         for r in store.ranked():
             assert r.metrics["skill_gap"]["trials"] == 8
             assert r.games == 6
@@ -112,9 +110,9 @@ SWEEP_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.lab import Store, run_sweep
+    from kiwara_designer.lab import PlaySettings, Store, run_sweep
     with Store({db!r}) as store:
-        run_sweep(store, LAYOUTS, None, "slow", games={games}, seed=9, workers=2, game=TOY_GAME)
+        run_sweep(store, LAYOUTS, PlaySettings("slow", {games}, seed=9, workers=2), game=TOY_GAME)
 """)
 
 
@@ -188,7 +186,7 @@ def test_sweep_killed_twice_with_sigkill_resumes_to_exactly_n_games(tmp_path):
         assert len(store.ranked()) == len(LAYOUTS)
         exp = store.experiment(LAYOUTS[4].canonical_game(), ToyVariant(),
                                Pairing("slow", "slow"), TOY_GAME)
-        fresh = play_match(LAYOUTS[4].canonical_game(), None, "random", games=games, seed=9,
+        fresh = play_games(LAYOUTS[4].canonical_game(), None, "random", games=games, seed=9,
                            workers=1, game=TOY_GAME)
         # "slow" is "random" with a delay: the resumed store holds exactly the seeded games
         assert [g.scores for g in store.games(exp)] == [g.scores for g in fresh]
@@ -198,9 +196,9 @@ WRITER_SCRIPT = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests!r})
     from playtest_toy import LAYOUTS, TOY_GAME
-    from kiwara_designer.lab import Store, run_sweep
+    from kiwara_designer.lab import PlaySettings, Store, run_sweep
     with Store({db!r}) as store:
-        run_sweep(store, LAYOUTS{part}, None, "random", games=30, seed=4, workers=1, game=TOY_GAME)
+        run_sweep(store, LAYOUTS{part}, PlaySettings("random", 30, seed=4, workers=1), game=TOY_GAME)
 """)
 
 
@@ -223,17 +221,15 @@ def test_dask_local_cluster_path(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client, Store(tmp_path / "dask.sqlite") as store:
-        summary = run_sweep(store, LAYOUTS[:3], None, "random", games=8, seed=3, game=TOY_GAME,
-                            scheduler=client)
+        summary = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=8, seed=3, scheduler=client), game=TOY_GAME)
         assert summary.games_stored == 24
         exp = store.experiment(LAYOUTS[1].canonical_game(), ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
-        local = play_match(LAYOUTS[1].canonical_game(), None, "random", games=8, seed=3, workers=1,
+        local = play_games(LAYOUTS[1].canonical_game(), None, "random", games=8, seed=3, workers=1,
                            game=TOY_GAME)
         assert store.games(exp) == local
         # and through the scheduler's address, as `--scheduler tcp://…` does
-        again = run_sweep(store, LAYOUTS[:4], None, "random", games=8, seed=3, game=TOY_GAME,
-                          scheduler=cluster.scheduler_address)
+        again = run_sweep(store, LAYOUTS[:4], PlaySettings("random", games=8, seed=3, scheduler=cluster.scheduler_address), game=TOY_GAME)
         assert (again.games_already_stored, again.games_stored) == (24, 8)
 
 
@@ -246,44 +242,41 @@ def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
     low, high = wilson_interval(wins, len(games))
     assert (high - low) / 2 <= 0.05
     assert len(games) < 450          # ±5 % needs about 385 games at a rate near 0.5
-    assert games == play_match(SMALL, None, "random", len(games), 2, workers=1, game=TOY_GAME)
+    assert games == play_games(SMALL, None, "random", len(games), 2, workers=1, game=TOY_GAME)
 
 
 def test_sweep_streams_layouts_and_reports_progress(tmp_path):
     seen = []
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=5, seed=1, workers=1, game=TOY_GAME,
-                  progress=lambda done, total: seen.append((done, total)))
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=5, seed=1, workers=1), game=TOY_GAME, progress=lambda done, total: seen.append((done, total)))
         assert seen[-1] == (10, 10) and all(total == 10 for _, total in seen)
         seen.clear()
         # a lazy iterator of unknown length: resumed games count as done, no total
-        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), None, "random", games=5,
-                            seed=1, workers=2, game=TOY_GAME,
-                            progress=lambda done, total: seen.append((done, total)))
-        assert (summary.layouts, summary.games_already_stored, summary.games_played) == (3, 10, 5)
+        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), PlaySettings("random", games=5, seed=1, workers=2), game=TOY_GAME, progress=lambda done, total: seen.append((done, total)))
+        assert (summary.setups, summary.games_already_stored, summary.games_played) == (3, 10, 5)
         assert seen[-1] == (15, None)
 
 
 def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
     # a sweep killed before its final summaries leaves games without summaries
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
-        before = {r.layout_id: r.metrics for r in store.ranked()}
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1), game=TOY_GAME)
+        before = {r.setup_id: r.metrics for r in store.ranked()}
         store.db.execute("DELETE FROM metric_summaries")
         assert store.ranked() == []
         assert store.refresh_summaries(TOY_GAME) == 2     # with the toy's own metrics again
-        assert {r.layout_id: r.metrics for r in store.ranked()} == before
+        assert {r.setup_id: r.metrics for r in store.ranked()} == before
         assert store.refresh_summaries(TOY_GAME) == 0      # up to date: nothing recomputed
 
 
 # -- the game's own statistics and metrics, chance, older files ------------------------------------
 def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], None, "random", games=6, seed=1, workers=1, game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1), game=TOY_GAME)
         exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
         games = store.games(exp)
-        assert games == play_match(LAYOUTS[0].canonical_game(), None, "random", 6, 1, workers=1,
+        assert games == play_games(LAYOUTS[0].canonical_game(), None, "random", 6, 1, workers=1,
                                    game=TOY_GAME)
         for g in games:
             assert sum(g.stats["regions_won"]) <= 4 and 1 <= g.stats["first_full_region"] <= g.plies
@@ -292,25 +285,26 @@ def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
         first = ranked[0]
         assert first.values["regions_won_by_first"] == pytest.approx(
             sum(g.stats["regions_won"][0] for g in store.games(
-                store.experiment(first.layout, ToyVariant(),
+                store.experiment(TOY_GAME.setup_from_key(first.setup), ToyVariant(),
                                  Pairing("random", "random"), TOY_GAME))) / 6)
         assert "regions" in first.metrics and "territories" not in first.metrics
         with pytest.raises(StoreError, match="unknown metric 'contestedness'"):
             store.ranked("contestedness", game=TOY_GAME)
-        # each layout's shape is stored beside it, for relating balance to board shape
-        rows = store.db.execute("SELECT canonical, degree_sequence, articulations FROM layouts "
-                                "ORDER BY id").fetchall()
-        for layout, (canonical, degrees, cuts) in zip(LAYOUTS, rows):
-            shape = layout.descriptors()
-            assert canonical == "\n".join(layout.canonical_game().rows)
-            assert degrees == ",".join(map(str, shape.degree_sequence))
-            assert cuts == len(shape.articulation_territories)
+        # each layout's shape is stored beside it (the game's descriptors), for relating
+        # balance to board shape
+        rows = store.db.execute("SELECT game, setup, descriptors FROM setups ORDER BY id")
+        for layout, (game, key, descriptors) in zip(LAYOUTS, rows):
+            shape = json.loads(descriptors)
+            assert (game, key) == ("claim", "\n".join(layout.canonical_game().rows))
+            assert shape == json.loads(json.dumps(TOY_GAME.setup_descriptors(layout)))
+            assert shape["degree_sequence"] == list(layout.descriptors().degree_sequence)
+            assert shape["articulations"] == len(layout.descriptors().articulation_territories)
 
 
 def test_the_toy_metrics_print_as_rows_and_tables():
     from kiwara_designer.lab import compute_metrics
     from kiwara_designer.lab.text import format_metrics
-    games = play_match(SMALL, None, "random", 10, 3, workers=1, game=TOY_GAME)
+    games = play_games(SMALL, None, "random", 10, 3, workers=1, game=TOY_GAME)
     m = compute_metrics(games, SMALL, game=TOY_GAME)
     text = format_metrics(m, "toy")
     assert "  regions won by 1st player" in text and "  region held by 1st" in text
@@ -323,13 +317,13 @@ def test_chance_is_drawn_with_its_own_generator_whatever_the_agents():
     from toy_games import KUHN
     deals = {}
     for pairing in ("random,random", "greedy,random", "greedy,greedy"):
-        games = play_match(None, None, pairing, 12, 5, workers=1, game=KUHN, keep_moves=True)
+        games = play_games(None, None, pairing, 12, 5, workers=1, game=KUHN, keep_moves=True)
         deals[pairing] = [g.moves[:2] for g in games]
         assert all(g.plies == len(g.moves) - 2 for g in games)    # the deals are not plies
     assert deals["random,random"] == deals["greedy,random"] == deals["greedy,greedy"]
     assert len(set(deals["random,random"])) > 2
     with pytest.raises(Exception, match="ismcts"):
-        play_match(None, None, "mcts:10", 2, 5, workers=1, game=KUHN)
+        play_games(None, None, "mcts:10", 2, 5, workers=1, game=KUHN)
 
 
 OLD_FILE_SCRIPT = """
@@ -371,37 +365,48 @@ INSERT INTO games VALUES (1, 1, 1, 1, 0, 12, 1, 1, 30, 43, 31, 29, 20.5, 1, 0.7,
 """
 
 
-def test_a_file_of_the_first_schema_is_read_and_extended(tmp_path):
+def test_a_file_of_the_first_schema_is_migrated_and_read(tmp_path):
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.games.kiwara import KIWARA
     from kiwara_designer.games.kiwara.formats import load_layout
     db = tmp_path / "old.sqlite"
-    from kiwara_designer.lab.store import layout_key
     classic = load_layout("classic")
     with sqlite3.connect(db) as conn:
         conn.executescript(OLD_FILE_SCRIPT)
         conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25)",
-                     (layout_key(classic),))
+                     (KIWARA.setup_key(classic),))
     with Store(db) as store:
+        # copied into today's schema: the old tables are gone, the version is today's
+        tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master "
+                                                 "WHERE type = 'table'")}
+        assert {"setups", "games"} <= tables and "layouts" not in tables
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                ).fetchone()[0] == "2"
+        # the layout's old columns became its descriptors, keyed as Kiwara's
+        (game, key, described), = store.db.execute("SELECT game, setup, descriptors FROM setups")
+        assert (game, key) == ("kiwara", KIWARA.setup_key(classic))
+        assert json.loads(described) == {"width": 6, "height": 5, "size_mix": "3,3,5,5,7,7",
+                                         "rivers": 25}
         exp = store.experiment(classic, load_variant_classic(), Pairing("greedy", "greedy"))
-        assert exp.layout_id == 1
-        old = store.games(exp)
-        assert [g.stats for g in old] == [
+        assert exp.setup_id == 1
+        # the games' old statistics columns became their stats
+        assert [g.stats for g in store.games(exp)] == [
             {"okapi": 1, "control": [0, 1, 1, 0, None, 0], "control_changes": [1, 0, 0, 0, 0, 2]},
             {"okapi": None, "control": [1, 1, 1, 0, 0, 0], "control_changes": [0] * 6}]
         assert store.refresh_summaries() == 1
         (row,) = store.ranked("contestedness")
         assert row.values["contestedness"] == pytest.approx(2 / 12)     # 2 territories, 1 game each
         assert row.metrics["okapi_taker_win_rate"]["trials"] == 1
-        shape = json.loads(store.db.execute("SELECT descriptors FROM layouts").fetchone()[0])
-        assert shape == classic.descriptors().to_dict()      # filled in when next met
+        # the game's descriptors (of the game form it plays), complete, once the layout is met
+        played = KIWARA.setup_from_key(KIWARA.setup_key(classic))
+        assert row.descriptors == json.loads(json.dumps(KIWARA.setup_descriptors(played)))
         # its games were seeded one by one: read, but a sweep may not add paired-seed games
         with pytest.raises(StoreError, match="seat-swapped pairs"):
-            run_sweep(store, [classic], None, "random", games=4)
-        # keyed as Kiwara's when opened; its layout columns stay required, so no other game
-        assert store.db.execute("SELECT game, setup FROM layouts").fetchall() == [
-            ("kiwara", layout_key(classic))]
-        from kiwara_designer.core.game import get_game
-        with pytest.raises(StoreError, match="awimbawe experiments need a new database"):
-            store.setup_id(None, get_game("awimbawe"))
+            run_sweep(store, [classic], PlaySettings("random", games=4))
+        # no column of a layout is required any more: another game's setups go in too
+        assert store.setup_id(None, get_game("awimbawe")) == 2
+    with Store(db) as store:                  # opened again: nothing left to migrate
+        assert store.totals() == {"setups": 2, "games": 2, "summaries": 1, "duplicates": 0}
 
 
 # The layouts table as written before setups of any game: its columns NOT NULL, no game or key.
@@ -411,15 +416,93 @@ CREATE TABLE layouts (id INTEGER PRIMARY KEY, canonical TEXT NOT NULL UNIQUE,
     rivers INTEGER NOT NULL, degree_sequence TEXT, articulations INTEGER, descriptors TEXT);
 """
 
+# Schema version 1 as last written, before the store knew no game: setups in ``layouts`` with a
+# layout's columns, Kiwara's statistics in columns of ``games`` beside ``stats``.
+V1_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS layouts (     -- setups (of any game), a historical name
+    id INTEGER PRIMARY KEY,
+    canonical TEXT,                        -- a layout: rows of its game form, joined by newlines
+    width INTEGER, height INTEGER,         -- these columns describe a setup that is a layout
+    size_mix TEXT,                         -- e.g. "3,3,5,5,7,7"
+    rivers INTEGER,                        -- river segments (sticks) on the board
+    degree_sequence TEXT,                  -- territories each borders, smallest first: "2,2,3,3"
+    articulations INTEGER,                 -- territories whose removal cuts the others apart
+    descriptors TEXT,                      -- JSON of Layout.descriptors()
+    game TEXT,                             -- registered game name (files from before: kiwara)
+    setup TEXT                             -- Game.setup_key(setup), unique per game
+);
+CREATE TABLE IF NOT EXISTS variants (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    spec TEXT NOT NULL UNIQUE              -- JSON of the rule parameters that differ from classic
+);
+CREATE TABLE IF NOT EXISTS agent_configs (
+    id INTEGER PRIMARY KEY,
+    agent_a TEXT NOT NULL, agent_b TEXT NOT NULL,
+    UNIQUE (agent_a, agent_b)
+);
+CREATE TABLE IF NOT EXISTS games (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    game_index INTEGER NOT NULL,
+    master_seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,                 -- derived from master_seed and game_index
+    a_seat INTEGER NOT NULL,               -- 0: agent A opened with the totem
+    winner INTEGER,                        -- seat 0 / 1, NULL for a draw
+    score_first REAL NOT NULL, score_second REAL NOT NULL,
+    plies INTEGER NOT NULL, decisions INTEGER NOT NULL, branching REAL NOT NULL,
+    lead_changes INTEGER NOT NULL, decisiveness REAL,
+    okapi INTEGER,                         -- LEGACY_STATS: Kiwara's statistics, the only ones
+    control TEXT NOT NULL,                 -- files written before the stats column held (JSON
+    control_changes TEXT NOT NULL,         -- lists for control and control_changes)
+    seconds REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    stats TEXT,                            -- JSON of the game's own statistics (GameResult.stats)
+    UNIQUE (layout_id, variant_id, agents_id, game_index)
+);
+CREATE TABLE IF NOT EXISTS experiments (   -- what a sweep set out to measure
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),   -- stronger,weaker pairing, if any
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+CREATE TABLE IF NOT EXISTS metric_summaries (
+    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    skill_agents_id INTEGER REFERENCES agent_configs(id),
+    games INTEGER NOT NULL, skill_games INTEGER NOT NULL,
+    score REAL NOT NULL,
+    vals TEXT NOT NULL,                    -- JSON {metric name: number}, for rank --by
+    metrics TEXT NOT NULL,                 -- JSON of every metric with its interval
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (layout_id, variant_id, agents_id)
+);
+CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and outcome
+    id INTEGER PRIMARY KEY,
+    variant_id INTEGER NOT NULL REFERENCES variants(id),
+    agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
+    master_seed INTEGER NOT NULL,
+    settings TEXT NOT NULL,                -- JSON: metric, k, delta, tolerance, schedule, budget
+    layouts TEXT NOT NULL,                 -- JSON list of the raced layout ids, sorted
+    result TEXT NOT NULL,                  -- JSON: named layouts, stop reason, every arm's fate
+    finished_at REAL NOT NULL,
+    UNIQUE (variant_id, agents_id, master_seed, settings, layouts)
+);
+"""
 
-def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
+
+def test_a_file_from_before_setup_keys_is_migrated_and_resumed(tmp_path):
+    from kiwara_designer.games.kiwara import KIWARA
     from kiwara_designer.games.kiwara.formats import load_layout
-    from kiwara_designer.lab.store import SCHEMA, layout_key
     db, classic = tmp_path / "previous.sqlite", load_layout("classic").canonical_game()
-    played = play_match(classic, None, "random", games=6, seed=5, workers=1)
+    played = play_games(classic, None, "random", games=6, seed=5, workers=1)
     with sqlite3.connect(db) as conn:      # the tables as they were; 4 of 6 games stored
         conn.executescript(PREVIOUS_LAYOUTS)
-        conn.executescript(SCHEMA.replace(
+        conn.executescript(V1_SCHEMA.replace(
             ",\n    game TEXT,", ",").replace(",\n    setup TEXT", ""))
         conn.executescript("INSERT INTO meta VALUES ('schema_version', '1');"
                            "INSERT INTO meta VALUES ('game_seeding', 'seat-swapped pairs');"
@@ -427,7 +510,7 @@ def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
                            "INSERT INTO agent_configs VALUES (1, 'random', 'random');"
                            "INSERT INTO experiments VALUES (1, 1, 1, NULL);")
         conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25, NULL, NULL, "
-                     "NULL)", (layout_key(classic),))
+                     "NULL)", (KIWARA.setup_key(classic),))
         for g in played[:4]:
             conn.execute(
                 "INSERT INTO games VALUES (1, 1, 1, ?, 5, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -437,13 +520,61 @@ def test_a_file_from_before_setup_keys_is_read_and_resumed(tmp_path):
                                json.dumps(g.stats["control_changes"]), json.dumps(g.stats)))
     assert "game" not in {r[1] for r in sqlite3.connect(db).execute("PRAGMA table_info(layouts)")}
     with Store(db) as store:
-        summary = run_sweep(store, [classic], None, "random", games=6, seed=5, workers=1)
+        summary = run_sweep(store, [classic], PlaySettings("random", games=6, seed=5, workers=1))
         assert (summary.games_already_stored, summary.games_stored) == (4, 2)
         exp = store.experiment(classic, load_variant_classic(), Pairing("random", "random"))
-        assert exp.layout_id == 1 and store.games(exp) == played
+        assert exp.setup_id == 1 and store.games(exp) == played
         (row,) = store.ranked()
-        assert (row.game, row.layout, row.games) == ("kiwara", classic, 6)
-        assert store.totals() == {"layouts": 1, "games": 6, "summaries": 1, "duplicates": 0}
+        assert (row.game, row.setup, row.games) == ("kiwara", KIWARA.setup_key(classic), 6)
+        assert store.totals() == {"setups": 1, "games": 6, "summaries": 1, "duplicates": 0}
+        # the new games' statistics are in stats alone: no legacy column is written
+        assert not {"okapi", "control", "control_changes"} & _columns(store.db, "games")
+
+
+def test_a_file_of_the_last_version_1_schema_with_two_games_and_a_race(tmp_path):
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.games.awimbawe import AwimbaweVariant
+    from kiwara_designer.games.kiwara import KIWARA
+    from kiwara_designer.games.kiwara.formats import load_layout
+    db, classic = tmp_path / "v1.sqlite", load_layout("classic").canonical_game()
+    awimbawe = get_game("awimbawe")
+    kiwara_games = play_games(classic, None, "random", games=4, seed=2, workers=1)
+    matches = play_games(None, None, "random", games=2, seed=2, workers=1, game=awimbawe)
+    race = {"arms": [{"arm": 1}], "top": [1]}
+    with sqlite3.connect(db) as conn:
+        conn.executescript(V1_SCHEMA)
+        conn.executescript("INSERT INTO meta VALUES ('schema_version', '1');"
+                           "INSERT INTO meta VALUES ('game_seeding', 'seat-swapped pairs');"
+                           "INSERT INTO variants VALUES (1, 'classic', '{}');"
+                           "INSERT INTO agent_configs VALUES (1, 'random', 'random');")
+        conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25, '2,2', 0, "
+                     "'{\"degrees\": {}}', 'kiwara', ?)", (KIWARA.setup_key(classic),) * 2)
+        conn.execute("INSERT INTO layouts (id, game, setup) VALUES (2, 'awimbawe', 'deals')")
+        for setup_id, done in ((1, kiwara_games), (2, matches)):
+            conn.execute("INSERT INTO experiments VALUES (?, 1, 1, NULL)", (setup_id,))
+            for g in done:
+                stats = dict(g.stats)
+                conn.execute(
+                    "INSERT INTO games VALUES (?, 1, 1, ?, 2, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "'[]', '[]', 0.1, 0, ?)", (setup_id, g.index, g.seed, g.a_seat, g.winner,
+                                                *g.scores, g.plies, g.decisions, g.branching,
+                                                g.lead_changes, g.decisiveness,
+                                                stats.get("okapi"), json.dumps(stats)))
+        conn.execute("INSERT INTO races VALUES (1, 1, 1, 2, '{}', '[1]', ?, 0)",
+                     (json.dumps(race),))
+    with Store(db) as store:
+        kiwara = store.experiment(classic, load_variant_classic(), Pairing("random", "random"))
+        deals = store.experiment(None, AwimbaweVariant(), Pairing("random", "random"), awimbawe)
+        assert (kiwara.setup_id, deals.setup_id) == (1, 2)
+        assert store.games(kiwara) == kiwara_games and store.games(deals) == matches
+        assert store.db.execute("SELECT setups, result FROM races").fetchall() == [
+            ("[1]", json.dumps(race))]
+        assert store.refresh_summaries() == 2
+        assert {r.game for r in store.ranked()} == {"kiwara", "awimbawe"}
+
+
+def _columns(db, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
 
 def load_variant_classic():
@@ -493,15 +624,16 @@ def test_setups_are_keyed_by_their_game_and_the_games_setup_key(tmp_path):
         half_turn = next(s for s in classic.grid.symmetries if s.name == "half-turn")
         assert store.setup_id(classic.transformed(half_turn), kiwara) == ids["kiwara"]
         assert store.setup_id(None, awimbawe) == ids["deals"]
-        rows = {r[0]: r[1:] for r in store.db.execute(
-            "SELECT id, game, setup, canonical, width, size_mix, rivers FROM layouts")}
+        rows = {r[0]: (r[1], r[2], json.loads(r[3])) for r in store.db.execute(
+            "SELECT id, game, setup, descriptors FROM setups")}
         assert rows[ids["kiwara"]][:2] == ("kiwara", "\n".join(classic.canonical_game().rows))
         assert rows[ids["claim"]][:2] == ("claim", rows[ids["kiwara"]][1])
-        assert rows[ids["kiwara"]][3:] == (6, "3,3,5,5,7,7", 25)
-        # no layout column is needed, nor filled, for a game that has no layout
-        assert rows[ids["deals"]] == ("awimbawe", "deals", None, None, None, None)
+        shape = rows[ids["kiwara"]][2]
+        assert (shape["width"], shape["size_mix"], shape["rivers"]) == (6, "3,3,5,5,7,7", 25)
+        # each game describes its own setups: a deal, nothing
+        assert rows[ids["deals"]] == ("awimbawe", "deals", {})
         exp = store.experiment(None, AwimbaweVariant(hyenas_to_lose=3), pairing, awimbawe)
-        assert exp.layout_id == ids["deals"]
+        assert exp.setup_id == ids["deals"]
         # the rulebook's variants of both games have no differing rule: one row, two games
         assert (store.variant_id(AwimbaweVariant()) ==
                 store.variant_id(load_variant_classic()) != exp.variant_id)
@@ -519,14 +651,13 @@ def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(
     awimbawe = get_game("awimbawe")
     variants = [AwimbaweVariant(name="four"), AwimbaweVariant(name="three", hyenas_to_lose=3)]
     with Store(tmp_path / "awi.sqlite") as store:
-        summary = run_variant_sweep(store, variants, None, "random", games=6, seed=3, workers=1,
-                                    game=awimbawe)
-        assert (summary.layouts, summary.games_stored) == (2, 12)
+        summary = run_variant_sweep(store, variants, PlaySettings("random", games=6, seed=3, workers=1), game=awimbawe)
+        assert (summary.setups, summary.games_stored) == (2, 12)
         exp = store.experiment(None, variants[1], Pairing("random", "random"), awimbawe)
-        fresh = play_match(None, variants[1], "random", games=6, seed=3, workers=1, game=awimbawe)
+        fresh = play_games(None, variants[1], "random", games=6, seed=3, workers=1, game=awimbawe)
         assert store.games(exp) == fresh
         ranked = store.ranked("round1_leader_balance")
-        assert [r.game for r in ranked] == ["awimbawe"] * 2 and ranked[0].layout is None
+        assert [r.game for r in ranked] == ["awimbawe"] * 2 and ranked[0].setup == "deals"
         wins = [sum(g.winner == g.stats["round_facts"][0]["leader"] for g in store.games(
             store.experiment(None, v, Pairing("random", "random"), awimbawe))) for v in variants]
         assert sorted(r.values["round1_leader_balance"] for r in ranked) == sorted(

@@ -14,6 +14,20 @@ from ..core.numbers import plural
 from ..lab.metrics import all_metric_names
 
 
+def _ranked_json(rank: int, r) -> dict:
+    """A ranked experiment as rank --json has shown it since it ranked only Kiwara's layouts:
+    the setup's id as ``layout_id``, and a layout's rows, river segments and size mix (None for
+    a setup of another game)."""
+    layout = r.game == "kiwara"
+    return {"rank": rank, "layout_id": r.setup_id,
+            "rows": r.setup.split("\n") if layout else None,
+            "variant": r.variant, "agents": r.agents, "games": r.games,
+            "rivers": r.descriptors["rivers"] if layout else None,
+            "size_mix": r.descriptors["size_mix"] if layout else None, "score": r.score,
+            "values": r.values, "game": r.game, "setup": r.setup,
+            "rules": json.loads(r.variant_rules)}
+
+
 @click.command()
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
 @click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
@@ -45,7 +59,8 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
       kiwara rank --db results.sqlite --by decisiveness --ascending --json
       kiwara rank --db awimbawe.sqlite --by round1_leader_balance
     """
-    from ..lab import export_layouts, open_store
+    from ..games.kiwara.lab import export_layouts
+    from ..lab import open_store
     from ..lab.text import format_ranking
     from ..printing import Paper, PrintOptions
 
@@ -60,13 +75,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
         # a filter that matches nothing is told apart from an empty database
         everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
     if as_json:
-        click.echo(json.dumps([{"rank": i, "layout_id": r.layout_id,
-                                "rows": list(r.layout.rows) if r.layout else None,
-                                "variant": r.variant, "agents": r.agents, "games": r.games,
-                                "rivers": r.rivers, "size_mix": r.size_mix, "score": r.score,
-                                "values": r.values, "game": r.game, "setup": r.setup,
-                                "rules": json.loads(r.variant_rules)}
-                               for i, r in enumerate(rows, 1)], indent=2))
+        click.echo(json.dumps([_ranked_json(i, r) for i, r in enumerate(rows, 1)], indent=2))
     elif rows:
         click.echo(format_ranking(rows, by))
     elif everything:
@@ -75,7 +84,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
                               (("game", game_name), ("variant", variant_name),
                                ("agents", agents)) if value)
         click.echo(f"kiwara: {db}: no layout matches {wanted}; the database holds "
-                   f"{plural(len({r.layout_id for r in everything}), 'play-tested layout')}, with "
+                   f"{plural(len({r.setup_id for r in everything}), 'play-tested layout')}, with "
                    + "; ".join(f"variant {v!r}, agents {a!r}" for v, a in pairs), err=True)
         sys.exit(EXIT_NEGATIVE)
     else:

@@ -94,7 +94,7 @@ def describe_playtest(done, variant_name: str, pairing, seed: int, skill, unit: 
 def summary_line(summary, what: str, scheduler: str | None = None, unit: str = "game",
                  units: str | None = None) -> str:
     """A sweep's summary: what was wanted, found stored, played and stored, in how long where."""
-    return (f"{plural(summary.layouts, what)}, "
+    return (f"{plural(summary.setups, what)}, "
             f"{plural(summary.games_wanted, unit, units)} wanted: "
             f"{summary.games_already_stored} already stored, {summary.games_played} played, "
             f"{summary.games_stored} stored in {summary.seconds:.1f} s "

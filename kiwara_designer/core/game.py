@@ -144,6 +144,37 @@ class Game(Protocol):
         """What the end of a stage is worth to each player, from public facts only."""
 
 
+    # -- the lab's questions about setups (issue 21: the lab knows no game) -----------------------
+    # Optional: GameBase gives the defaults said here.
+
+    setup_noun: str
+    """What the game calls a setup, in the lab's words to a person ("layout"). Default: "setup"."""
+
+    def setup_descriptors(self, setup: Any) -> Mapping[str, Any]:
+        """What describes ``setup``, as JSON-ready values the lab stores beside it (for
+        regressions and reports; Kiwara: a layout's size mix, rivers, territory graph).
+        Default: nothing, ``{}``."""
+
+    def setup_text(self, setup: Any) -> str:
+        """``setup`` on one line, for ranking tables and reports. Default: its ``setup_key``."""
+
+    def setup_picture(self, setup: Any) -> str | None:
+        """An inline SVG picture of ``setup`` for the HTML report (Kiwara: the board's
+        thumbnail). Default: None, no picture."""
+
+    def rank_columns(self, setup: Any) -> Sequence[tuple[str, str]]:
+        """The ranking table's columns for ``setup`` after the common ones, as (header, cell)
+        texts already padded to one width; a game giving some is ranked with an id column for
+        its setups. Default: none, ``()``: the lab then shows the game, setup and rules played."""
+
+    def report_sections(self, store: Any, rows: Sequence[Any], top: int) -> Sequence[str] | None:
+        """The game's own sections of the lab's HTML report (HTML text, the first an ``<h2>``)
+        for its experiments ``rows`` of the results ``store``, best ``top`` shown (Kiwara: the
+        best boards, races, what makes a board fair, distributions). Default: None, the lab's
+        table of the experiments by the headline metric, with the setups' pictures."""
+    # -- end of the lab's questions about setups ------------------------------------------------
+
+
 class GameBase:
     """The defaults of a game's optional members, so a game declares only what it has (as
     OpenSpiel's ``GameType`` and python-chess's ``Board`` defaults): no chance, perfect
@@ -195,6 +226,25 @@ class GameBase:
         best = max(returns)
         winners = [p for p, r in enumerate(returns) if r == best]
         return Outcome(tuple(returns), winners[0] if len(winners) == 1 else None)
+
+    # -- the lab's questions about setups (see Game): nothing to describe, draw or show apart ----
+    setup_noun = "setup"
+
+    def setup_descriptors(self, setup: Any) -> Mapping[str, Any]:
+        return {}
+
+    def setup_text(self, setup: Any) -> str:
+        return self.setup_key(setup)
+
+    def setup_picture(self, setup: Any) -> str | None:
+        return None
+
+    def rank_columns(self, setup: Any) -> Sequence[tuple[str, str]]:
+        return ()
+
+    def report_sections(self, store: Any, rows: Sequence[Any], top: int) -> Sequence[str] | None:
+        return None
+    # -- end of the lab's questions about setups ------------------------------------------------
 
     # A game is one instance, the module global named as its name in capitals (KIWARA): a worker
     # process unpickles it as that instance, not a copy.

@@ -1,4 +1,4 @@
-"""Compare two rules variants (or any two settings) on the same layout and the same seeds.
+"""Compare two rules variants (or any two settings) from the same setup and the same seeds.
 
 Game i of both runs uses the same seed and seats, so the runs are paired: the first-player win
 rates (win 1, draw ½, loss 0) are compared by the per-game differences, with a t interval of their
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..core.game import Game
-from .matches import GameResult, Pairing, play_match
+from .matches import GameResult, Pairing, play_games
 from .metrics import Metrics, compute_metrics, first_player_value
 from ..core.stats import (Summary, TestResult, paired_t_test, sign_test, summarise,
                           two_proportion_z_test)
@@ -70,5 +70,5 @@ def compare_games(names: tuple[str, str], runs: tuple[Sequence[GameResult], Sequ
 def compare_variants(setup: Any, variants: tuple[Any, Any], names: tuple[str, str],
                      pairing: Pairing | str, games: int, seed: int, workers: int | None = None,
                      game: Game | None = None) -> Comparison:
-    runs = tuple(play_match(setup, v, pairing, games, seed, workers, game) for v in variants)
+    runs = tuple(play_games(setup, v, pairing, games, seed, workers, game) for v in variants)
     return compare_games(names, runs, setup, game)

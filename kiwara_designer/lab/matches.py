@@ -57,8 +57,8 @@ class Pairing:
         if len(parts) == 1 and parts[0]:
             return cls(parts[0], parts[0])
         if len(parts) != 2 or not all(parts):
-            raise PlaytestError(f"--agents wants one or two agent specs separated by a comma, "
-                                f"got {text!r}")
+            raise PlaytestError.about("{agents} wants one or two agent specs separated by a "
+                                      "comma, got {text!r}", text=text)
         return cls(parts[0], parts[1])
 
     @property
@@ -67,6 +67,33 @@ class Pairing:
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How a lab run plays its games: ``games`` games of ``pairing`` from the master ``seed``
+    (and ``skill_games`` of the ``skill`` pairing, whose win rate is the skill gap), on
+    ``workers`` local processes (None: one per core) or a Dask ``scheduler`` (an address or a
+    ``distributed.Client``). Pairings may be given as text (``"mcts:200,greedy"``)."""
+
+    pairing: Pairing | str = DEFAULT_AGENTS
+    games: int = 100
+    seed: int = 0
+    workers: int | None = None
+    scheduler: Any = None
+    skill: Pairing | str | None = None
+    skill_games: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("pairing", "skill"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, Pairing.parse(value))
+
+    @property
+    def skill_jobs(self) -> int:
+        """Skill games played per setup: none without a skill pairing."""
+        return self.skill_games if self.skill else 0
 
 
 def game_seed(master_seed: int, index: int) -> int:
@@ -250,15 +277,15 @@ def connect_scheduler(scheduler: Any) -> Any:
     try:
         from dask.distributed import Client
     except ImportError:
-        raise PlaytestError("--scheduler needs dask.distributed: pip install "
-                            "'kiwara-designer[cluster]'") from None
+        raise PlaytestError.about("{scheduler} needs dask.distributed: pip install "
+                                  "'kiwara-designer[cluster]'") from None
     if isinstance(scheduler, Client):
         return scheduler
     try:
         return Client(scheduler)
     except (OSError, ValueError) as exc:   # unreachable (timed out) or not an address at all
-        raise PlaytestError(f"--scheduler {scheduler}: cannot reach the Dask scheduler: {exc}"
-                            ) from None
+        raise PlaytestError.about("{scheduler} {address}: cannot reach the Dask scheduler: "
+                                  "{error}", address=scheduler, error=exc) from None
 
 
 def run_batches_dask(batches: Iterable[Batch], scheduler: Any, in_flight: int | None = None
@@ -301,7 +328,7 @@ def batch_size(games: int, workers: int) -> int:
     return max(1, min(16, games // (4 * max(1, workers)) or 1))
 
 
-def play_match(setup: Any = None, variant: Any = None, pairing: Pairing | str = "random",
+def play_games(setup: Any = None, variant: Any = None, pairing: Pairing | str = "random",
                games: int = 100, seed: int = 0, workers: int | None = None,
                game: Game | None = None, keep_moves: bool = False,
                first_index: int = 0,
@@ -377,7 +404,7 @@ def play_to_precision(setup: Any = None, variant: Any = None,
     while True:
         done = len(games)
         report = progress and (lambda n, _total, done=done, want=want: progress(done + n, want))
-        games += play_match(setup, variant, pairing, want - len(games), seed, workers, game,
+        games += play_games(setup, variant, pairing, want - len(games), seed, workers, game,
                             first_index=len(games), progress=report, scheduler=scheduler)
         firsts = sum(g.winner == FIRST for g in games) + sum(g.winner is None for g in games) / 2
         rate = proportion(firsts, len(games))

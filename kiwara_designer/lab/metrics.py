@@ -1,4 +1,5 @@
-"""Balance and interest metrics of a set of games, and the combined layout score used for ranking.
+"""Balance and interest metrics of a set of games, and the combined score used for ranking (the
+README's "layout score": it ranks Kiwara's layouts, and any game's setups and variants).
 
 The metrics every game shares are computed here from the neutral fields of each
 :class:`GameResult`; each game adds its own from its registry (``Game.metrics()``, e.g. Kiwara's
@@ -16,8 +17,8 @@ from ..core.game import Game, Metric
 from .matches import FIRST, GameResult, resolve_game
 from ..core.stats import Proportion, Summary, proportion, summarise
 
-# Weights of the combined layout score (README: "Layout score"). Balance dominates: an unfair
-# layout is useless however exciting; tension and skill separate the fair ones.
+# Weights of the combined score (README: "Layout score"). Balance dominates: an unfair setup is
+# useless however exciting; tension and skill separate the fair ones.
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
 LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move
 
@@ -141,7 +142,7 @@ def balance_interval(rate: Proportion) -> tuple[float, float, float]:
     return value, min(ends), high
 
 
-def layout_score(balance: float, decisiveness: float | None, lead_change_rate: float | None,
+def combined_score(balance: float, decisiveness: float | None, lead_change_rate: float | None,
                  skill_gap: float | None) -> float:
     """score = Σ wᵢ·termᵢ / Σ wᵢ over the measured terms (weights in SCORE_WEIGHTS), each in [0, 1]:
     balance; tension = 1 − decisiveness; lead changes = min(lead change rate / 0.5, 1);
@@ -194,7 +195,7 @@ def compute_metrics(games: Sequence[GameResult], setup: Any = None,
         agent_a_win=proportion(a_wins + draws / 2, n),
         agent_a_seats=seat_rates(games),
         skill_gap=skill,
-        score=layout_score(balance[0], decisiveness.mean, lead_change_rate.mean,
+        score=combined_score(balance[0], decisiveness.mean, lead_change_rate.mean,
                            skill.value if skill else None),
         game_metrics=tuple((metric, metric.compute(games, setup))
                            for metric in resolve_game(game).metrics()),

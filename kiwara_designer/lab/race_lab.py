@@ -1,6 +1,6 @@
-"""Racing layouts in the lab: :mod:`.racing` played through the match machinery into the results
-store. A layout is an arm; its games are game 0, 1, 2, … of (layout, variant, pairing, seed), as in
-a sweep, each stored the moment its batch comes back.
+"""Racing setups in the lab: :mod:`.racing` played through the match machinery into the results
+store. A setup (a Kiwara layout, say) is an arm; its games are game 0, 1, 2, … of (setup, variant,
+pairing, seed), as in a sweep, each stored the moment its batch comes back.
 
 Resuming: the race's rounds are a fixed function of the arms' game values, and every value comes
 from a stored game when one exists, so a race killed at any instant (``kill -9``) and run again
@@ -10,20 +10,23 @@ its own transaction). The race's outcome is written to the ``races`` table for t
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable
 
-from ..games.kiwara.layout import Layout
 from ..core.game import Game
 from ..core.workers import WorkerPool, default_workers
 from .metrics import agent_a_value, first_player_value
-from .matches import (Batch, GameResult, Pairing, check_agents, connect_scheduler, resolve_game,
-                      run_batches, run_batches_dask, split_indices)
+from .matches import (Batch, GameResult, Pairing, PlaySettings, check_agents, connect_scheduler,
+                      resolve_game, run_batches, run_batches_dask, split_indices)
 from .racing import BALANCE, HIGHEST_MEAN, Objective, Race, RaceResult, RaceSettings, run_race
 from .store import Experiment, Store, StoreError
-from .sweep import SQLITE_MAX, SQLITE_MIN, SWEEP_BATCH
+from .sweep import SWEEP_BATCH, check_seed, check_seed_range
+
+# What a race of the lab asks by default: the 10 best, each within 0.05 of the true 10th.
+LAB_RACE = RaceSettings(k=10, tolerance=0.05)
 
 
 def lead_change_rate_value(game: GameResult) -> float:
@@ -60,16 +63,18 @@ def race_metric(name: str, ascending: bool = False) -> tuple[RaceMetric, Objecti
     if not ascending:
         return metric, metric.objective
     if metric.objective.kind != "mean":
-        raise StoreError(f"--ascending does not apply to {name}")
+        raise StoreError.about("{ascending} does not apply to {name}", name=name)
     return metric, Objective(f"lowest {name}", "lowest")
 
 
 @dataclass(frozen=True)
-class LayoutRace:
-    """A finished race over layouts: the generic result, keyed by the store's layout ids."""
+class SetupRace:
+    """A finished race over setups of ``game``: the generic result, keyed by the store's setup
+    ids."""
 
     result: RaceResult
-    layouts: dict[int, Layout]
+    setups: dict[int, Any]
+    game: Game
     metric: str
     games_played: int              # newly played by this run (the rest came from the store)
     games_stored: int              # newly inserted
@@ -80,20 +85,21 @@ class LayoutRace:
         return {**self.result.to_json(), "metric": self.metric,
                 "games_played": self.games_played, "games_stored": self.games_stored,
                 "workers": self.workers, "seconds": round(self.seconds, 3),
-                "top_rows": {str(i): list(self.layouts[i].rows) for i in self.result.top}}
+                "top_setups": {str(i): self.game.setup_key(self.setups[i])
+                               for i in self.result.top}}
 
 
 class _Arms:
     """The race's ``play_more``: game values from the store, the missing games played in one
     parallel round and stored as they come back."""
 
-    def __init__(self, store: Store, arms: dict[int, tuple[Layout, Experiment]], variant: Any,
+    def __init__(self, store: Store, arms: dict[int, tuple[Any, Experiment]], variant: Any,
                  pairing: Pairing, seed: int, metric: RaceMetric, game: Any, run_round) -> None:
         self.store, self.arms, self.variant, self.pairing = store, arms, variant, pairing
         self.seed, self.metric, self.game, self.run_round = seed, metric, game, run_round
         self.next_index = {arm: 0 for arm in arms}
         self.values: dict[int, dict[int, float]] = {}
-        for arm, (_, exp) in arms.items():     # one read per layout, at the start
+        for arm, (_, exp) in arms.items():     # one read per setup, at the start
             self.values[arm] = {g.index: metric.value(g) for g in store.games(exp)}
         self.played = self.stored = 0
 
@@ -102,9 +108,9 @@ class _Arms:
                   for arm, c in wants.items()}
         batches = []
         for arm, indices in ranges.items():
-            layout, exp = self.arms[arm]
+            setup, exp = self.arms[arm]
             missing = [i for i in indices if i not in self.values[arm]]
-            batches += [Batch(layout, self.variant, self.pairing, self.seed, chunk, self.game,
+            batches += [Batch(setup, self.variant, self.pairing, self.seed, chunk, self.game,
                               key=arm) for chunk in split_indices(missing, SWEEP_BATCH)]
         if batches:
             for arm, games in self.run_round(batches):
@@ -118,45 +124,39 @@ class _Arms:
         return {arm: [self.values[arm][i] for i in indices] for arm, indices in ranges.items()}
 
 
-def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
-                 pairing: Pairing | str = "greedy,greedy", k: int = 10, metric: str = "balance",
-                 ascending: bool = False, confidence: float = 0.95, tolerance: float = 0.05,
-                 budget: int | None = None, seed: int = 0, workers: int | None = None,
-                 scheduler: Any = None, game: Game | None = None, first_round: int = 32,
-                 growth: float = 1.25, arms_per_round: int = 8, strategy: str = "lucb",
-                 progress: Callable[[Race], None] | None = None) -> LayoutRace:
-    """Race ``layouts`` (each played as its canonical form, like a sweep) to name the ``k`` best
-    by ``metric`` at ``confidence``, with ``tolerance`` on the metric's scale; every game goes into
-    ``store``. See :mod:`.racing` for the guarantee and its assumptions."""
-    if not SQLITE_MIN <= seed <= SQLITE_MAX:
-        raise StoreError(f"seed {seed} does not fit the results database (64-bit integers)")
+def race_setups(store: Store, setups: Iterable[Any], settings: PlaySettings,
+                race: RaceSettings = LAB_RACE, metric: str = "balance", ascending: bool = False,
+                variant: Any = None, game: Game | None = None,
+                progress: Callable[[Race], None] | None = None) -> SetupRace:
+    """Race ``setups`` (each played as the one its store key stands for, like a sweep) to name
+    the ``race.k`` best by ``metric`` (smallest first if ``ascending``) with ``race``'s error
+    probability and tolerance (its objective is the metric's); ``settings`` says the pairing, the
+    seed and where the games are played (its game count and skill pairing are not used: the
+    race decides how many games each setup gets). Every game goes into ``store``. See
+    :mod:`.racing` for the guarantee and its assumptions."""
+    seed, pairing = settings.seed, settings.pairing
+    check_seed_range(seed)
     store.require_paired_seeding()
     started = time.perf_counter()
     game = resolve_game(game)
-    pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
     check_agents(game, pairing.a, pairing.b)
     variant = game.default_variant() if variant is None else variant
     race_by, objective = race_metric(metric, ascending)
-    settings = RaceSettings(k=k, delta=1 - confidence, tolerance=tolerance, objective=objective,
-                            first_round=first_round, growth=growth, budget=budget,
-                            strategy=strategy, arms_per_round=arms_per_round)
-    arms: dict[int, tuple[Layout, Experiment]] = {}
-    for layout in layouts:
-        layout = layout.canonical_game()     # a mirror image is another game
-        exp = store.experiment(layout, variant, pairing, game)
-        if exp.layout_id in arms:
-            continue                      # the same layout twice (or a half-turn of it)
-        seeds = store.master_seeds(exp)
-        if seeds - {seed}:
-            raise StoreError(f"{store.path}: games of layout #{exp.layout_id} with agents "
-                             f"{pairing} were played with seed {min(seeds - {seed})}; race "
-                             f"with that --seed or use another database")
+    race = dataclasses.replace(race, objective=objective)
+    arms: dict[int, tuple[Any, Experiment]] = {}
+    for setup in setups:
+        setup = game.setup_from_key(game.setup_key(setup))     # the store's representative
+        exp = store.experiment(setup, variant, pairing, game)
+        if exp.setup_id in arms:
+            continue                      # the same setup twice (a half-turn of a layout, say)
+        check_seed(store, exp, pairing, seed, game, again="race")
         store.register(exp)
-        arms[exp.layout_id] = (layout, exp)
-    settings.check(len(arms))
+        arms[exp.setup_id] = (setup, exp)
+    race.check(len(arms))
 
     client = pool = None
-    if scheduler is not None:
+    if settings.scheduler is not None:
+        scheduler = settings.scheduler
         used: int | str = str(scheduler)
         if isinstance(scheduler, str):     # one connection for every round
             client = scheduler = connect_scheduler(scheduler)
@@ -164,7 +164,7 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
         def run_round(batches):
             return run_batches_dask(batches, scheduler)
     else:
-        used = workers or default_workers()
+        used = settings.workers or default_workers()
         pool = WorkerPool(used)           # one for every round: processes start once
 
         def run_round(batches):
@@ -172,19 +172,19 @@ def race_layouts(store: Store, layouts: Sequence[Layout], variant: Any = None,
 
     play_more = _Arms(store, arms, variant, pairing, seed, race_by, game, run_round)
     try:
-        result = run_race(list(arms), play_more, settings, on_round=progress)
+        result = run_race(list(arms), play_more, race, on_round=progress)
     finally:
         if client is not None:
             client.close()
         if pool is not None:
             pool.close()
     store.refresh_summaries(game)
-    race = LayoutRace(result, {arm: layout for arm, (layout, _) in arms.items()}, metric,
-                      play_more.played, play_more.stored, used, time.perf_counter() - started)
+    outcome = SetupRace(result, {arm: setup for arm, (setup, _) in arms.items()}, game, metric,
+                        play_more.played, play_more.stored, used, time.perf_counter() - started)
     exp = next(iter(arms.values()))[1]
-    store.save_race(exp.variant_id, exp.agents_id, seed, race_settings_json(settings, metric),
-                    race.to_json())
-    return race
+    store.save_race(exp.variant_id, exp.agents_id, seed, race_settings_json(race, metric),
+                    outcome.to_json())
+    return outcome
 
 
 def race_settings_json(settings: RaceSettings, metric: str) -> dict:

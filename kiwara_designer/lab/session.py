@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..core.game import Game
-from .matches import GameResult, Pairing, play_match, play_to_precision
+from .matches import GameResult, PlaySettings, play_games, play_to_precision
 from .metrics import Metrics, compute_metrics
 
 
@@ -18,25 +18,24 @@ class Playtest:
     metrics: Metrics
 
 
-def run_playtest(setup: Any, variant: Any, pairing: Pairing, games: int, seed: int = 0,
-                 workers: int | None = None, game: Game | None = None,
-                 skill: Pairing | None = None, skill_games: int = 0,
+def run_playtest(setup: Any, variant: Any, settings: PlaySettings, game: Game | None = None,
                  precision: float | None = None, keep_moves: bool = False,
-                 scheduler: Any = None,
                  progress: Callable[[int, int], None] | None = None) -> Playtest:
-    """Play ``games`` games of ``pairing`` (with ``precision``: until the first player's win
-    rate is known to ± it, ``games`` being the first round) and ``skill_games`` of ``skill``
-    from ``setup``, on ``workers`` processes or a Dask ``scheduler``; their metrics.
-    ``keep_moves`` keeps every main game's moves (for records)."""
+    """Play ``settings.games`` games of its pairing (with ``precision``: until the first
+    player's win rate is known to ± it, ``games`` being the first round) and its skill games
+    from ``setup``, where ``settings`` says; their metrics. ``keep_moves`` keeps every main
+    game's moves (for records)."""
+    s = settings
+    where = dict(workers=s.workers, game=game, scheduler=s.scheduler)
     if precision:
-        results = play_to_precision(setup, variant, pairing, precision, seed, workers, game,
-                                    first_round=games, progress=progress, scheduler=scheduler)
+        results = play_to_precision(setup, variant, s.pairing, precision, s.seed,
+                                    first_round=s.games, progress=progress, **where)
         if keep_moves:    # replayed with their moves only when asked: records are rarely wanted
-            results = play_match(setup, variant, pairing, len(results), seed, workers, game,
-                                 keep_moves=True, scheduler=scheduler)
+            results = play_games(setup, variant, s.pairing, len(results), s.seed,
+                                 keep_moves=True, **where)
     else:
-        results = play_match(setup, variant, pairing, games, seed, workers, game,
-                             keep_moves=keep_moves, progress=progress, scheduler=scheduler)
-    skill_results = (play_match(setup, variant, skill, skill_games, seed, workers, game,
-                                scheduler=scheduler) if skill and skill_games else [])
+        results = play_games(setup, variant, s.pairing, s.games, s.seed, keep_moves=keep_moves,
+                             progress=progress, **where)
+    skill_results = (play_games(setup, variant, s.skill, s.skill_jobs, s.seed, **where)
+                     if s.skill_jobs else [])
     return Playtest(results, skill_results, compute_metrics(results, setup, skill_results, game))

@@ -10,10 +10,21 @@ Safety, which is the point of this module:
 * a busy timeout, so two sweeps on one database wait for each other's short write transactions
   instead of failing.
 
-An experiment is (setup, variant, agent pairing). A setup is what a game starts from beside its
-rules, stored under its game's name and the game's key for it (``Game.setup_key``: a Kiwara
-layout's form up to the half-turn; ``deals`` for Awimbawé matches dealt from their seeds), in the
-table still called ``layouts``, whose other columns describe a setup that is a board layout.
+The schema (version 2, :data:`SCHEMA`) knows no game. An experiment is (setup, variant, agent
+pairing). A setup is what a game starts from beside its rules (a Kiwara layout, an Awimbawé
+deal): a row of ``setups`` keyed by its game's name and the game's key for it
+(``Game.setup_key``), with the game's descriptors of it as JSON (``Game.setup_descriptors``).
+``games`` holds the neutral fields of each game and the game's own statistics as JSON;
+``variants`` the rules that differ from the game's defaults, as JSON; ``experiments`` what a
+sweep set out to measure; ``metric_summaries`` the metrics of each experiment; ``races`` each
+race's settings and outcome.
+
+Files of version 1 (the first kiwara stores: setups in a table ``layouts`` with a board's columns,
+ids in ``layout_id`` columns, and Kiwara's statistics in ``games`` columns of their own before
+the ``stats`` column) are migrated when opened, in one transaction: each table is copied into
+the schema above, the columns an old table has beyond it going into the JSON beside (a setup's
+descriptors, a game's statistics), so every old game is read and a sweep resumes. The legacy
+columns are read, never written; an older kiwara no longer opens a migrated file.
 """
 from __future__ import annotations
 
@@ -27,29 +38,23 @@ from typing import Any, Collection
 
 from ..core.game import Game
 from ..core.errors import KiwaraError
-from ..games.kiwara.formats import parse_text
-from ..games.kiwara.layout import Layout
 from .matches import GameResult, Pairing, resolve_game
 from .metrics import Metrics, all_metric_names, compute_metrics, metric_names
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+MIGRATED_VERSIONS = ("1",)     # older schemas this kiwara migrates when it opens them
 BUSY_TIMEOUT_MS = 60_000
 ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                       "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS layouts (     -- setups (of any game), a historical name
+CREATE TABLE IF NOT EXISTS setups (
     id INTEGER PRIMARY KEY,
-    canonical TEXT,                        -- a layout: rows of its game form, joined by newlines
-    width INTEGER, height INTEGER,         -- these columns describe a setup that is a layout
-    size_mix TEXT,                         -- e.g. "3,3,5,5,7,7"
-    rivers INTEGER,                        -- river segments (sticks) on the board
-    degree_sequence TEXT,                  -- territories each borders, smallest first: "2,2,3,3"
-    articulations INTEGER,                 -- territories whose removal cuts the others apart
-    descriptors TEXT,                      -- JSON of Layout.descriptors()
-    game TEXT,                             -- registered game name (files from before: kiwara)
-    setup TEXT                             -- Game.setup_key(setup), unique per game
+    game TEXT NOT NULL,                    -- registered game name
+    setup TEXT NOT NULL,                   -- Game.setup_key(setup)
+    descriptors TEXT NOT NULL,             -- JSON of Game.setup_descriptors(setup)
+    UNIQUE (game, setup)
 );
 CREATE TABLE IF NOT EXISTS variants (
     id INTEGER PRIMARY KEY,
@@ -62,34 +67,31 @@ CREATE TABLE IF NOT EXISTS agent_configs (
     UNIQUE (agent_a, agent_b)
 );
 CREATE TABLE IF NOT EXISTS games (
-    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    setup_id INTEGER NOT NULL REFERENCES setups(id),
     variant_id INTEGER NOT NULL REFERENCES variants(id),
     agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
     game_index INTEGER NOT NULL,
     master_seed INTEGER NOT NULL,
     seed INTEGER NOT NULL,                 -- derived from master_seed and game_index
-    a_seat INTEGER NOT NULL,               -- 0: agent A opened with the totem
+    a_seat INTEGER NOT NULL,               -- 0: agent A was the first player
     winner INTEGER,                        -- seat 0 / 1, NULL for a draw
     score_first REAL NOT NULL, score_second REAL NOT NULL,
     plies INTEGER NOT NULL, decisions INTEGER NOT NULL, branching REAL NOT NULL,
     lead_changes INTEGER NOT NULL, decisiveness REAL,
-    okapi INTEGER,                         -- LEGACY_STATS: Kiwara's statistics, the only ones
-    control TEXT NOT NULL,                 -- files written before the stats column held (JSON
-    control_changes TEXT NOT NULL,         -- lists for control and control_changes)
     seconds REAL NOT NULL,
     finished_at REAL NOT NULL,
-    stats TEXT,                            -- JSON of the game's own statistics (GameResult.stats)
-    UNIQUE (layout_id, variant_id, agents_id, game_index)
+    stats TEXT NOT NULL,                   -- JSON of the game's own statistics (GameResult.stats)
+    UNIQUE (setup_id, variant_id, agents_id, game_index)
 );
 CREATE TABLE IF NOT EXISTS experiments (   -- what a sweep set out to measure
-    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    setup_id INTEGER NOT NULL REFERENCES setups(id),
     variant_id INTEGER NOT NULL REFERENCES variants(id),
     agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
     skill_agents_id INTEGER REFERENCES agent_configs(id),   -- stronger,weaker pairing, if any
-    PRIMARY KEY (layout_id, variant_id, agents_id)
+    PRIMARY KEY (setup_id, variant_id, agents_id)
 );
 CREATE TABLE IF NOT EXISTS metric_summaries (
-    layout_id INTEGER NOT NULL REFERENCES layouts(id),
+    setup_id INTEGER NOT NULL REFERENCES setups(id),
     variant_id INTEGER NOT NULL REFERENCES variants(id),
     agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
     skill_agents_id INTEGER REFERENCES agent_configs(id),
@@ -98,7 +100,7 @@ CREATE TABLE IF NOT EXISTS metric_summaries (
     vals TEXT NOT NULL,                    -- JSON {metric name: number}, for rank --by
     metrics TEXT NOT NULL,                 -- JSON of every metric with its interval
     updated_at REAL NOT NULL,
-    PRIMARY KEY (layout_id, variant_id, agents_id)
+    PRIMARY KEY (setup_id, variant_id, agents_id)
 );
 CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and outcome
     id INTEGER PRIMARY KEY,
@@ -106,34 +108,22 @@ CREATE TABLE IF NOT EXISTS races (         -- races (kiwara race): settings and 
     agents_id INTEGER NOT NULL REFERENCES agent_configs(id),
     master_seed INTEGER NOT NULL,
     settings TEXT NOT NULL,                -- JSON: metric, k, delta, tolerance, schedule, budget
-    layouts TEXT NOT NULL,                 -- JSON list of the raced layout ids, sorted
-    result TEXT NOT NULL,                  -- JSON: named layouts, stop reason, every arm's fate
+    setups TEXT NOT NULL,                  -- JSON list of the raced setup ids, sorted
+    result TEXT NOT NULL,                  -- JSON: named setups, stop reason, every arm's fate
     finished_at REAL NOT NULL,
-    UNIQUE (variant_id, agents_id, master_seed, settings, layouts)
+    UNIQUE (variant_id, agents_id, master_seed, settings, setups)
 );
 """
 
-
-# Columns added since the first files were written: added to such a file when it is opened
-# (never renamed, so older files keep being read).
-ADDED_COLUMNS = {"layouts": ("degree_sequence TEXT", "articulations INTEGER", "descriptors TEXT",
-                             "game TEXT", "setup TEXT"),
-                 "games": ("stats TEXT",)}
-# Files from before the game and setup columns held Kiwara layouts only, keyed by canonical.
-OLDER_GAME = "kiwara"
-# Before the stats column, a game's statistics lived in these columns (Kiwara's, JSON for lists);
-# they are still filled from stats, so an older kiwara reads newer files too.
-LEGACY_STATS = ("okapi", "control", "control_changes")
+# Version 1's names, read by the migration only: its table of setups and their ids' column; a
+# setup of a file from before setup keys is its game's (V1_GAME), keyed by its V1_KEY column.
+V1_SETUPS, V1_SETUP_ID, V1_KEY, V1_GAME = "layouts", "layout_id", "canonical", "kiwara"
+V1_TABLES = (V1_SETUPS, "games", "experiments", "metric_summaries", "races")
+V1_NAMES = {"setups": V1_SETUPS, "setup_id": V1_SETUP_ID, "setup": V1_KEY}   # today's → old
 
 
 class StoreError(KiwaraError):
     """A results database that cannot be opened or does not hold what was asked."""
-
-
-def layout_key(layout: Layout) -> str:
-    """The layout's game form (up to the half-turn): a mirror image is another game. Stores
-    written when the key was the four-symmetry form stay valid: that form is its own game form."""
-    return "\n".join(layout.canonical_game().rows)
 
 
 def game_named(name: str, given: Game | None = None) -> Game:
@@ -164,32 +154,29 @@ def variant_identity(variant: Any) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Experiment:
-    """Ids of one (setup, variant, pairing) in a store (``layout_id``: the setup's, as the
-    column is named)."""
+    """Ids of one (setup, variant, pairing) in a store."""
 
-    layout_id: int
+    setup_id: int
     variant_id: int
     agents_id: int
 
 
 @dataclass(frozen=True)
 class RankedExperiment:
-    """One summarised experiment. ``layout``, ``rivers`` and ``size_mix`` only when its setup
-    is a board layout (None otherwise); ``variant_rules`` is the JSON of its rules that differ
-    from its game's defaults."""
+    """One summarised experiment: its game, the game's key of its setup (``setup``) and the
+    game's descriptors of it; ``variant_rules`` is the JSON of its rules that differ from its
+    game's defaults."""
 
-    layout: Layout | None
-    layout_id: int
+    setup_id: int
+    game: str
+    setup: str
+    descriptors: dict
     variant: str
     agents: str
     games: int
-    rivers: int | None
-    size_mix: str | None
     score: float
     values: dict
     metrics: dict
-    game: str = OLDER_GAME
-    setup: str = ""
     variant_rules: str = "{}"
 
 
@@ -224,18 +211,18 @@ class Store:
         if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
                              f"version {SCHEMA_VERSION}")
-        self._add_columns()
         self._check_columns()
-        self._key_setups()
 
     def _open(self) -> tuple[str, Any]:
-        """Connect, create the tables if new; the journal mode and the stored schema version."""
+        """Connect, migrate an older file or create the tables if new; the journal mode and the
+        stored schema version."""
         self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
                                   isolation_level=None)   # we issue BEGIN / COMMIT ourselves
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self._refuse_foreign_database()   # before anything is written into it
         mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         self.db.execute("PRAGMA synchronous = NORMAL")
+        self._migrate()
         self.db.execute("PRAGMA foreign_keys = ON")
         with self.transaction():
             for statement in filter(str.strip, SCHEMA.split(";")):
@@ -246,28 +233,88 @@ class Store:
         self._check_seeding()
         return mode, version
 
-    def _add_columns(self) -> None:
-        tables = self._tables()
-        with self.transaction() as db:
-            for table, columns in ADDED_COLUMNS.items():
-                for column in columns:
-                    if table in tables and column.split()[0] not in tables[table]:
-                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    def _version(self) -> str | None:
+        if "meta" not in self._tables():
+            return None
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return row[0] if row else None
 
-    def _key_setups(self) -> None:
+    def _migrate(self) -> None:
+        """Copy a version-1 file into today's schema (see the module's docstring), once: two
+        processes opening it together queue on the write lock, and the second finds it done."""
+        if self._version() not in MIGRATED_VERSIONS:
+            return
+        self.db.execute("PRAGMA foreign_keys = OFF")     # the old tables go while referenced
         with self.transaction() as db:
-            self._key_older_layouts(db)
-            db.execute("CREATE UNIQUE INDEX IF NOT EXISTS setup_key ON layouts (game, setup)")
-        # Files from before kept a layout's columns NOT NULL (SQLite cannot relax that): they
-        # go on holding Kiwara layouts, and a setup of another game needs a newer file.
-        self.any_game = not any(r[1] == "canonical" and r[3] for r in self.db.execute(
-            "PRAGMA table_info(layouts)"))
+            if self._version() not in MIGRATED_VERSIONS:
+                return
+            old = self._tables()
+            self._check_v1_columns(old)
+            for table in V1_TABLES:
+                if table in old:
+                    db.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                db.execute(statement)
+            self._copy_setups(db)
+            self._copy_games(db, old["games"])
+            for table in ("experiments", "metric_summaries"):
+                columns = [c for c in _columns(db, table) if c != "setup_id"]
+                db.execute(f"INSERT INTO {table} (setup_id, {', '.join(columns)}) SELECT "
+                           f"{V1_SETUP_ID}, {', '.join(columns)} FROM v1_{table}")
+            if "races" in old:
+                db.execute("INSERT INTO races SELECT id, variant_id, agents_id, master_seed, "
+                           f"settings, {V1_SETUPS}, result, finished_at FROM v1_races")
+            for table in V1_TABLES:
+                if table in old:
+                    db.execute(f'DROP TABLE "v1_{table}"')
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                       (str(SCHEMA_VERSION),))
+
+    def _check_v1_columns(self, old: dict[str, set[str]]) -> None:
+        """A version-1 file holds today's tables under their old names, but for what the
+        migration makes (a setup's game and descriptors, a game's stats); races came later."""
+        for name, columns in _schema_columns().items():
+            table = V1_NAMES.get(name, name)
+            if name == "races" and table not in old:
+                continue
+            wanted = {V1_NAMES.get(c, c) for c in columns - {"game", "descriptors", "stats"}}
+            missing = wanted - old.get(table, set())
+            if missing:
+                raise StoreError(f"{self.path}: not a kiwara results database: table {table!r} "
+                                 f"lacks columns {', '.join(sorted(missing))}")
 
     @staticmethod
-    def _key_older_layouts(db: sqlite3.Connection) -> None:
-        """Key the layouts written without a game (by an older kiwara) as Kiwara's."""
-        db.execute("UPDATE layouts SET game = ?, setup = canonical WHERE game IS NULL",
-                   (OLDER_GAME,))
+    def _copy_setups(db: sqlite3.Connection) -> None:
+        """Each old setup under its game and key (in the first files, a Kiwara layout keyed by
+        its V1_KEY column), its other columns merged into its descriptors."""
+        cursor = db.execute(f"SELECT * FROM v1_{V1_SETUPS} ORDER BY id")
+        names = [d[0] for d in cursor.description]
+        for row in cursor.fetchall():
+            old = dict(zip(names, row))
+            key = old.get("setup") or old[V1_KEY]
+            descriptors = {name: value for name, value in old.items()
+                           if name not in ("id", "game", "setup", "descriptors")
+                           and value is not None and value != key}
+            descriptors.update(json.loads(old.get("descriptors") or "{}"))
+            db.execute("INSERT INTO setups (id, game, setup, descriptors) VALUES (?, ?, ?, ?)",
+                       (old["id"], old.get("game") or V1_GAME, key, json.dumps(descriptors)))
+
+    @staticmethod
+    def _copy_games(db: sqlite3.Connection, old_columns: set[str]) -> None:
+        """Every old game; one stored before the stats column keeps its statistics in the
+        columns today's schema does not have (lists as JSON text), which become its stats."""
+        kept = [c for c in _columns(db, "games") if c not in ("setup_id", "stats")]
+        legacy = sorted(old_columns - set(kept) - {V1_SETUP_ID, "stats"})
+        cursor = db.execute(f"SELECT {V1_SETUP_ID}, {', '.join(kept)}, "
+                            f"{'stats' if 'stats' in old_columns else 'NULL'}"
+                            f"{''.join(', ' + c for c in legacy)} FROM v1_games")
+        insert = (f"INSERT INTO games (setup_id, {', '.join(kept)}, stats) VALUES "
+                  f"({', '.join('?' * (len(kept) + 2))})")
+        while rows := cursor.fetchmany(10_000):
+            db.executemany(insert, [
+                (*row[:len(kept) + 1], row[len(kept) + 1] if row[len(kept) + 1] is not None
+                 else json.dumps(dict(zip(legacy, map(_json_value, row[len(kept) + 2:])))))
+                for row in rows])
 
     def _tables(self) -> dict[str, set[str]]:
         names = [r[0] for r in self.db.execute(
@@ -352,45 +399,24 @@ class Store:
         return self.db.execute(select, key).fetchone()[0]
 
     def setup_id(self, setup: Any, game: Game | None = None) -> int:
-        """The id of ``setup`` of ``game`` (default: the default game), registered if new. A
-        setup that is a :class:`Layout` is described by the layout columns too (rank, report
-        and explain read them); no other game needs them."""
+        """The id of ``setup`` of ``game`` (default: the default game), registered if new, with
+        the game's descriptors of it (brought up to date if a migrated file lacks some)."""
         game = resolve_game(game)
         key = game.setup_key(setup)
-        select = "SELECT id FROM layouts WHERE game = ? AND setup = ?"
+        played = game.setup_from_key(key)       # the one the key stands for
+        descriptors = dict(game.setup_descriptors(played))
+        select = "SELECT id, descriptors FROM setups WHERE game = ? AND setup = ?"
         row = self.db.execute(select, (game.name, key)).fetchone()
         if row is None:
-            self._insert_setup(game, key, game.setup_from_key(key))
-            row = self.db.execute(select, (game.name, key)).fetchone()
-        if row is None:       # an older kiwara inserted it meanwhile, without game and key
             with self.transaction() as db:
-                self._key_older_layouts(db)
+                db.execute("INSERT OR IGNORE INTO setups (game, setup, descriptors) "
+                           "VALUES (?, ?, ?)", (game.name, key, json.dumps(descriptors)))
             row = self.db.execute(select, (game.name, key)).fetchone()
-        if row is None:       # a file from before, where a layout is stored once for one game
-            raise StoreError(f"{self.path}: written by an older kiwara, which stores a layout "
-                             f"for one game only; {game.name} on this layout needs a new database")
-        setup_id = row[0]
-        if isinstance(setup, Layout) and self.db.execute(
-                "SELECT descriptors IS NULL FROM layouts WHERE id = ?", (setup_id,)).fetchone()[0]:
-            with self.transaction() as db:     # a layout stored before descriptors were
-                db.execute("UPDATE layouts SET degree_sequence = ?, articulations = ?, "
-                           "descriptors = ? WHERE id = ?", (*_shape(setup), setup_id))
-        return setup_id
-
-    def _insert_setup(self, game: Game, key: str, setup: Any) -> None:
-        columns: dict[str, Any] = {"game": game.name, "setup": key}
-        if isinstance(setup, Layout):
-            columns.update(zip(("canonical", "width", "height", "size_mix", "rivers",
-                                "degree_sequence", "articulations", "descriptors"),
-                               (layout_key(setup), setup.grid.width, setup.grid.height,
-                                ",".join(map(str, setup.size_mix)), len(setup.river_edges()),
-                                *_shape(setup))))
-        elif not self.any_game:
-            raise StoreError(f"{self.path}: written by an older kiwara for Kiwara layouts only; "
-                             f"{game.name} experiments need a new database")
-        with self.transaction() as db:
-            db.execute(f"INSERT OR IGNORE INTO layouts ({', '.join(columns)}) "
-                       f"VALUES ({', '.join('?' * len(columns))})", tuple(columns.values()))
+        elif json.loads(row[1]) != descriptors:
+            with self.transaction() as db:
+                db.execute("UPDATE setups SET descriptors = ? WHERE id = ?",
+                           (json.dumps(descriptors), row[0]))
+        return row[0]
 
     def variant_id(self, variant: Any) -> int:
         name, spec = variant_identity(variant)
@@ -415,56 +441,52 @@ class Store:
     # -- games ---------------------------------------------------------------------------------
     def stored_indices(self, exp: Experiment) -> set[int]:
         rows = self.db.execute(
-            "SELECT game_index FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ?",
-            (exp.layout_id, exp.variant_id, exp.agents_id))
+            "SELECT game_index FROM games WHERE setup_id = ? AND variant_id = ? AND agents_id = ?",
+            (exp.setup_id, exp.variant_id, exp.agents_id))
         return {r[0] for r in rows}
 
     def master_seeds(self, exp: Experiment) -> set[int]:
         rows = self.db.execute(
-            "SELECT DISTINCT master_seed FROM games WHERE layout_id = ? AND variant_id = ? "
-            "AND agents_id = ?", (exp.layout_id, exp.variant_id, exp.agents_id))
+            "SELECT DISTINCT master_seed FROM games WHERE setup_id = ? AND variant_id = ? "
+            "AND agents_id = ?", (exp.setup_id, exp.variant_id, exp.agents_id))
         return {r[0] for r in rows}
 
     def add_game(self, exp: Experiment, master_seed: int, game: GameResult) -> bool:
         """Store one finished game in its own transaction; False if it was already stored."""
         self.require_paired_seeding()
-        stats = dict(game.stats)
-        legacy = (stats.get("okapi"), json.dumps(list(stats.get("control", ()))),
-                  json.dumps(list(stats.get("control_changes", ()))))
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT OR IGNORE INTO games (layout_id, variant_id, agents_id, game_index, "
+                "INSERT OR IGNORE INTO games (setup_id, variant_id, agents_id, game_index, "
                 "master_seed, seed, a_seat, winner, score_first, score_second, plies, decisions, "
-                "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
-                "finished_at, stats) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (exp.layout_id, exp.variant_id, exp.agents_id, game.index, master_seed, game.seed,
+                "branching, lead_changes, decisiveness, seconds, finished_at, stats) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (exp.setup_id, exp.variant_id, exp.agents_id, game.index, master_seed, game.seed,
                  game.a_seat, game.winner, game.scores[0], game.scores[1], game.plies,
-                 game.decisions, game.branching, game.lead_changes, game.decisiveness, *legacy,
-                 game.seconds, time.time(), json.dumps(stats)))
+                 game.decisions, game.branching, game.lead_changes, game.decisiveness,
+                 game.seconds, time.time(), json.dumps(dict(game.stats))))
             return cursor.rowcount == 1
 
     def games(self, exp: Experiment) -> list[GameResult]:
         rows = self.db.execute(
             "SELECT game_index, seed, a_seat, winner, score_first, score_second, plies, decisions, "
-            "branching, lead_changes, decisiveness, okapi, control, control_changes, seconds, "
-            "stats FROM games WHERE layout_id = ? AND variant_id = ? AND agents_id = ? "
-            "ORDER BY game_index", (exp.layout_id, exp.variant_id, exp.agents_id))
+            "branching, lead_changes, decisiveness, seconds, stats FROM games WHERE "
+            "setup_id = ? AND variant_id = ? AND agents_id = ? ORDER BY game_index",
+            (exp.setup_id, exp.variant_id, exp.agents_id))
         return [GameResult(index=r[0], seed=r[1], a_seat=r[2], winner=r[3], scores=(r[4], r[5]),
                            plies=r[6], decisions=r[7], branching=r[8], lead_changes=r[9],
-                           decisiveness=r[10], stats=_stats(r[15], r[11:14]), seconds=r[14])
+                           decisiveness=r[10], stats=json.loads(r[12]), seconds=r[11])
                 for r in rows]
 
     def game_counts(self) -> dict[tuple[int, int, int], int]:
-        rows = self.db.execute("SELECT layout_id, variant_id, agents_id, COUNT(*) FROM games "
-                               "GROUP BY layout_id, variant_id, agents_id")
+        rows = self.db.execute("SELECT setup_id, variant_id, agents_id, COUNT(*) FROM games "
+                               "GROUP BY setup_id, variant_id, agents_id")
         return {(a, b, c): n for a, b, c, n in rows}
 
     # -- metric summaries -------------------------------------------------------------------------
     def setup(self, setup_id: int, game: Game | None = None) -> tuple[Game, Any]:
         """The game and the setup of a setup id (``game``: the game to use if it is the one
         named, e.g. one outside the registry)."""
-        row = self.db.execute("SELECT game, setup FROM layouts WHERE id = ?",
+        row = self.db.execute("SELECT game, setup FROM setups WHERE id = ?",
                               (setup_id,)).fetchone()
         if not row:
             raise StoreError(f"{self.path}: no setup with id {setup_id}")
@@ -476,14 +498,14 @@ class Store:
         """Recompute the metrics of an experiment from its games (of the game its setup names;
         ``game`` is used when it is that one), whose own metrics join the common ones, and
         store them."""
-        game, setup = self.setup(exp.layout_id, game)
+        game, setup = self.setup(exp.setup_id, game)
         games = self.games(exp)
         skill_games = self.games(skill) if skill else []
         metrics = compute_metrics(games, setup, skill_games, game)
         values = metrics.values()
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                       (exp.setup_id, exp.variant_id, exp.agents_id,
                         skill.agents_id if skill else None, len(games), len(skill_games),
                         metrics.score, json.dumps(values), json.dumps(metrics.to_json()),
                         time.time()))
@@ -492,7 +514,7 @@ class Store:
     def register(self, exp: Experiment, skill: Experiment | None = None) -> None:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO experiments VALUES (?, ?, ?, ?)",
-                       (exp.layout_id, exp.variant_id, exp.agents_id,
+                       (exp.setup_id, exp.variant_id, exp.agents_id,
                         skill.agents_id if skill else None))
 
     def refresh_summaries(self, game: Game | None = None) -> int:
@@ -500,9 +522,9 @@ class Store:
         final summaries, or another sweep adding games); returns how many were recomputed."""
         counts = self.game_counts()
         rows = self.db.execute(
-            "SELECT e.layout_id, e.variant_id, e.agents_id, e.skill_agents_id, s.games, "
+            "SELECT e.setup_id, e.variant_id, e.agents_id, e.skill_agents_id, s.games, "
             "s.skill_games FROM experiments e LEFT JOIN metric_summaries s ON "
-            "s.layout_id = e.layout_id AND s.variant_id = e.variant_id AND "
+            "s.setup_id = e.setup_id AND s.variant_id = e.variant_id AND "
             "s.agents_id = e.agents_id").fetchall()
         stale = 0
         for lid, vid, aid, skill_id, games, skill_games in rows:
@@ -524,52 +546,55 @@ class Store:
         if by not in names:
             raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
         rows = self.db.execute(
-            "SELECT s.layout_id, s.variant_id, s.agents_id, l.canonical, l.rivers, l.size_mix, "
-            "l.game, l.setup, v.name, v.spec, a.agent_a, a.agent_b, s.games, s.score, s.vals, "
-            "s.metrics FROM metric_summaries s "
-            "JOIN layouts l ON l.id = s.layout_id JOIN variants v ON v.id = s.variant_id "
-            "JOIN agent_configs a ON a.id = s.agents_id").fetchall()
+            "SELECT s.setup_id, s.variant_id, s.agents_id, l.game, l.setup, l.descriptors, "
+            "v.name, v.spec, a.agent_a, a.agent_b, s.games, s.score, s.vals, s.metrics "
+            "FROM metric_summaries s JOIN setups l ON l.id = s.setup_id "
+            "JOIN variants v ON v.id = s.variant_id JOIN agent_configs a ON a.id = s.agents_id"
+            ).fetchall()
         wanted = set(experiments) if experiments is not None else None
         measures = _MeasuredBy(by, game)
         result = []
-        for (lid, vid, aid, canonical, rivers, mix, game_name, key, vname, spec, a, b, n, score,
-             vals, metrics) in rows:
+        for (sid, vid, aid, game_name, key, descriptors, vname, spec, a, b, n, score, vals,
+             metrics) in rows:
             pairing = f"{a},{b}"
             if (variant and vname != variant) or (agents and pairing != agents) or (
-                    wanted is not None and Experiment(lid, vid, aid) not in wanted) or (
+                    wanted is not None and Experiment(sid, vid, aid) not in wanted) or (
                     game is not None and game_name != game.name):
                 continue
             values = json.loads(vals)
             if not measures(game_name, values):
                 continue
-            layout = parse_text(canonical)[0].layout if canonical is not None else None
-            result.append(RankedExperiment(layout, lid, vname, pairing, n, rivers, mix, score,
-                                           values, json.loads(metrics), game_name, key, spec))
+            result.append(RankedExperiment(sid, game_name, key, json.loads(descriptors), vname,
+                                           pairing, n, score, values, json.loads(metrics), spec))
         present = [r for r in result if r.values.get(by) is not None]
         absent = [r for r in result if r.values.get(by) is None]
-        # ties (common with few games per layout) are broken by the layout score, then the id
+        # ties (common with few games per setup) are broken by the combined score, then the id
         present.sort(key=lambda r: (-r.values[by] if descending else r.values[by], -r.score,
-                                    r.layout_id))
+                                    r.setup_id))
         ordered = present + absent
         return ordered[:top] if top else ordered
 
     def save_race(self, variant_id: int, agents_id: int, master_seed: int, settings: dict,
                   result: dict) -> None:
         """Record a race's outcome; the same race run again (resumed) replaces its record."""
-        layouts = sorted(int(a["arm"]) for a in result["arms"])
+        setups = sorted(int(a["arm"]) for a in result["arms"])
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO races (variant_id, agents_id, master_seed, "
-                       "settings, layouts, result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       "settings, setups, result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (variant_id, agents_id, master_seed, json.dumps(settings, sort_keys=True),
-                        json.dumps(layouts), json.dumps(result), time.time()))
+                        json.dumps(setups), json.dumps(result), time.time()))
 
     def totals(self) -> dict:
         one = lambda sql: self.db.execute(sql).fetchone()[0]   # noqa: E731
-        return {"layouts": one("SELECT COUNT(*) FROM layouts WHERE canonical IS NOT NULL"),
+        return {"setups": one("SELECT COUNT(*) FROM setups"),
                 "games": one("SELECT COUNT(*) FROM games"),
                 "summaries": one("SELECT COUNT(*) FROM metric_summaries"),
-                "duplicates": one("SELECT COUNT(*) - COUNT(DISTINCT layout_id || ':' || variant_id "
+                "duplicates": one("SELECT COUNT(*) - COUNT(DISTINCT setup_id || ':' || variant_id "
                                   "|| ':' || agents_id || ':' || game_index) FROM games")}
+
+    def setup_counts(self) -> dict[str, int]:
+        """How many setups of each game the store holds."""
+        return dict(self.db.execute("SELECT game, COUNT(*) FROM setups GROUP BY game"))
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -591,19 +616,18 @@ class _MeasuredBy:
         return self.by in values if known is None else known
 
 
-def _shape(layout: Layout) -> tuple[str, int, str]:
-    """The layout columns describing the territory graph's shape."""
-    shape = layout.descriptors()
-    return (",".join(map(str, shape.degree_sequence)), len(shape.articulation_territories),
-            json.dumps(shape.to_dict()))
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]
 
 
-def _stats(stored: str | None, legacy: tuple) -> dict:
-    """A game's statistics: its stats column, or the legacy columns of an older file."""
-    if stored is not None:
-        return json.loads(stored)
-    okapi, control, changes = legacy
-    return dict(zip(LEGACY_STATS, (okapi, json.loads(control), json.loads(changes))))
+def _json_value(value: Any) -> Any:
+    """A legacy column's value: lists were stored as JSON text."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
 
 
 def _schema_columns() -> dict[str, set[str]]:

@@ -1,5 +1,5 @@
-"""Sweeps: play many layouts, or many rules variants, into one results store, resumably, on local
-processes or Dask.
+"""Sweeps: play many setups (a game's layouts, say), or many rules variants, into one results
+store, resumably, on local processes or Dask.
 
 A sweep first asks the store which games of each (setup, variant, pairing) are missing, plays
 only those, and stores each game the moment its batch comes back. Killing it at any instant loses
@@ -13,61 +13,20 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized
 
+from ..core.errors import KiwaraError
 from ..core.game import Game
-from ..games.kiwara.layout import Layout
-from .matches import (Batch, Pairing, PlaytestError, check_agents, play_batches, resolve_game,
-                      split_indices)
-from .store import Store, StoreError
+from .matches import (Batch, Pairing, PlaySettings, PlaytestError, check_agents, play_batches,
+                      resolve_game, split_indices)
+from .store import Experiment, Store, StoreError
 
 SQLITE_MIN, SQLITE_MAX = -2 ** 63, 2 ** 63 - 1   # the range of an SQLite INTEGER (a stored seed)
 SWEEP_BATCH = 4   # games per unit of work: a kill loses at most this many games per worker
 
-def choose_layouts(sample: int | None = None, all_canonical: bool = False,
-                   source: str | None = None, seed: int = 0) -> tuple[Iterable[Layout], int]:
-    """The layouts a sweep plays, from exactly one of: ``sample`` games drawn uniformly with
-    ``seed``, every free-play game (a lazy iterator), or the layouts of the file ``source``
-    (``-`` for stdin; its first bad entry raises); and their number.
-
-    A game is a layout up to the half-turn only (:meth:`Layout.canonical_game`): a mirror image
-    makes the totem walk the other way round, so it is another game, played and stored apart."""
-    chosen = [x for x in (sample is not None, all_canonical, source is not None) if x]
-    if len(chosen) != 1:
-        raise PlaytestError("choose exactly one source of layouts: a sample, all canonical "
-                            "layouts or a file")
-    if source is not None:
-        from ..games.kiwara.formats import load_layouts
-        boards = []
-        for entry in load_layouts(source):
-            if entry.error:
-                raise entry.error
-            boards.append(entry.layout)
-        return boards, len(boards)
-    from ..games.kiwara.generator import (count_layouts, fixed_point_counts, iter_layouts,
-                                          sample_layouts)
-    if sample is not None:
-        boards = sample_layouts(sample, seed, canonical=True, symmetry="game")
-        return boards, len(boards)
-    # Burnside over the identity and the half-turn
-    games = (count_layouts() + fixed_point_counts()["half-turn"]) // 2
-    return _games(iter_layouts(canonical=True)), games
-
-
-def _games(classes: Iterable[Layout]) -> Iterator[Layout]:
-    """The games of each four-symmetry class, as game forms: the class's canonical form, and
-    its left-right mirror image unless a half-turn of the form gives it."""
-    for layout in classes:
-        yield layout
-        mirror = next((s for s in layout.grid.symmetries if s.name == "left-right mirror"), None)
-        if mirror is None:
-            continue
-        other = layout.transformed(mirror).canonical_game()
-        if other.assignment != layout.assignment:
-            yield other
 
 
 @dataclass(frozen=True)
 class SweepSummary:
-    layouts: int                    # experiments planned: layouts, or variants of a variant sweep
+    setups: int                     # experiments planned: setups, or variants of a variant sweep
     games_wanted: int
     games_already_stored: int
     games_played: int
@@ -81,31 +40,48 @@ class SweepSummary:
 
 @dataclass
 class _Tally:
-    layouts: int = 0
+    setups: int = 0
     wanted: int = 0
     stored: int = 0
 
 
-def plan_batches(store: Store, cases: Iterable[tuple[Any, Any]], pairing: Pairing,
-                 games: int, seed: int, game: Game, skill: Pairing | None,
-                 skill_games: int, tally: _Tally) -> Iterator[Batch]:
+def check_seed(store: Store, exp: Experiment, pairing: Pairing, seed: int, game: Game,
+               again: str = "resume") -> None:
+    """Refuse to add games of ``seed`` to an experiment played with another master seed: a
+    resumed run would mix two sequences of games (``again``: how the message says to rerun)."""
+    seeds = store.master_seeds(exp)
+    if seeds - {seed}:
+        raise StoreError.about("{path}: games of {noun} #{id} with agents {pairing} were played "
+                               "with seed {other}; {again} with that {seed} or use another "
+                               "database", path=store.path, noun=game.setup_noun,
+                               id=exp.setup_id, pairing=pairing, other=min(seeds - {seed}),
+                               again=again)
+
+
+def check_seed_range(seed: int) -> None:
+    if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a setup is registered
+        raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
+                         f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
+
+
+def plan_batches(store: Store, cases: Iterable[tuple[Any, Any]], settings: PlaySettings,
+                 game: Game, tally: _Tally) -> Iterator[Batch]:
     """Register each (setup, variant)'s experiments and yield the batches of its missing games,
-    one case at a time, so a sweep over millions of layouts never holds them all (``tally``
+    one case at a time, so a sweep over millions of setups never holds them all (``tally``
     counts). Each setup is played as the one its store key stands for (a layout's game form)."""
-    jobs = [(pairing, games)] + ([(skill, skill_games)] if skill and skill_games else [])
+    pairing, skill, seed = settings.pairing, settings.skill, settings.seed
+    jobs = [(pairing, settings.games)] + ([(skill, settings.skill_jobs)]
+                                          if settings.skill_jobs else [])
     for setup, variant in cases:
         main = store.experiment(setup, variant, pairing, game)
-        skill_exp = store.experiment(setup, variant, skill, game) if skill and skill_games else None
+        skill_exp = (store.experiment(setup, variant, skill, game) if settings.skill_jobs
+                     else None)
         store.register(main, skill_exp)
         setup = game.setup_from_key(game.setup_key(setup))    # the store's representative
-        tally.layouts += 1
+        tally.setups += 1
         for who, count in jobs:
             exp = main if who is pairing else skill_exp
-            seeds = store.master_seeds(exp)
-            if seeds - {seed}:
-                raise StoreError(f"{store.path}: games of layout #{exp.layout_id} with agents "
-                                 f"{who} were played with seed {min(seeds - {seed})}; resume with "
-                                 f"that --seed or use another database")
+            check_seed(store, exp, who, seed, game)
             have = store.stored_indices(exp)
             missing = [i for i in range(count) if i not in have]
             tally.wanted += count
@@ -114,70 +90,60 @@ def plan_batches(store: Store, cases: Iterable[tuple[Any, Any]], pairing: Pairin
                         for chunk in split_indices(missing, SWEEP_BATCH))
 
 
-def run_sweep(store: Store, layouts: Iterable[Any], variant: Any = None,
-              pairing: Pairing | str = "random", games: int = 100, seed: int = 0,
-              workers: int | None = None, scheduler: Any = None, game: Game | None = None,
-              skill: Pairing | str | None = None, skill_games: int = 0,
+def run_sweep(store: Store, setups: Iterable[Any], settings: PlaySettings = PlaySettings(),
+              variant: Any = None, game: Game | None = None,
               progress: Callable[[int, int | None], None] | None = None,
-              layout_count: int | None = None) -> SweepSummary:
-    """Play ``games`` games of ``pairing`` (and ``skill_games`` of the ``skill`` pairing) on every
-    layout (setup of ``game``) into ``store``, skipping games already stored; then refresh the
-    metric summaries.
+              count: int | None = None) -> SweepSummary:
+    """Play the games ``settings`` asks for (its pairing's and its skill pairing's) from every
+    setup of ``game`` under ``variant`` into ``store``, skipping games already stored; then
+    refresh the metric summaries.
 
-    ``layouts`` may be any iterable (a generator over millions is fine: layouts are planned as
+    ``setups`` may be any iterable (a generator over millions is fine: setups are planned as
     the workers need them). ``progress(done, total)`` is called after each batch, with games done
-    (already stored ones included) and the total if the number of layouts is known (a sequence,
-    or ``layout_count``)."""
+    (already stored ones included) and the total if the number of setups is known (a sequence,
+    or ``count``)."""
     game = resolve_game(game)
     variant = game.default_variant() if variant is None else variant
-    if layout_count is None and isinstance(layouts, Sized):
-        layout_count = len(layouts)
-    return _sweep(store, ((layout, variant) for layout in layouts), layout_count, pairing, games,
-                  seed, workers, scheduler, game, skill, skill_games, progress)
+    if count is None and isinstance(setups, Sized):
+        count = len(setups)
+    return _sweep(store, ((setup, variant) for setup in setups), count, settings, game, progress)
 
 
-def run_variant_sweep(store: Store, variants: Sequence[Any], setup: Any = None,
-                      pairing: Pairing | str = "random", games: int = 100, seed: int = 0,
-                      workers: int | None = None, scheduler: Any = None,
-                      game: Game | None = None, skill: Pairing | str | None = None,
-                      skill_games: int = 0,
+def run_variant_sweep(store: Store, variants: Sequence[Any],
+                      settings: PlaySettings = PlaySettings(), setup: Any = None, game: Game | None = None,
                       progress: Callable[[int, int | None], None] | None = None) -> SweepSummary:
     """:func:`run_sweep` with the roles turned: every variant of ``variants`` from one
     ``setup`` (None: the game's own; Awimbawé deals every match from its seed). Game i of
     every variant has the same seed, so the variants are compared on the same deals."""
     game = resolve_game(game)
-    return _sweep(store, ((setup, v) for v in variants), len(variants), pairing, games, seed,
-                  workers, scheduler, game, skill, skill_games, progress)
+    return _sweep(store, ((setup, v) for v in variants), len(variants), settings, game,
+                  progress)
 
 
 def _sweep(store: Store, cases: Iterable[tuple[Any, Any]], count: int | None,
-           pairing: Pairing | str, games: int, seed: int, workers: int | None, scheduler: Any,
-           game: Game, skill: Pairing | str | None, skill_games: int,
+           settings: PlaySettings, game: Game,
            progress: Callable[[int, int | None], None] | None) -> SweepSummary:
-    if not SQLITE_MIN <= seed <= SQLITE_MAX:    # refused before a setup is registered
-        raise StoreError(f"seed {seed} does not fit the results database, which stores 64-bit "
-                         f"integers ({SQLITE_MIN}..{SQLITE_MAX})")
+    check_seed_range(settings.seed)
     store.require_paired_seeding()
     started = time.perf_counter()
-    pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
-    skill = Pairing.parse(skill) if isinstance(skill, str) else skill
+    pairing, skill = settings.pairing, settings.skill
     check_agents(game, pairing.a, pairing.b, *((skill.a, skill.b) if skill else ()))
-    per_case = games + (skill_games if skill else 0)
+    per_case = settings.games + settings.skill_jobs
     total = count * per_case if count is not None else None
     tally = _Tally()
-    batches = plan_batches(store, cases, pairing, games, seed, game, skill, skill_games, tally)
-    results, used = play_batches(batches, workers, scheduler)
+    batches = plan_batches(store, cases, settings, game, tally)
+    results, used = play_batches(batches, settings.workers, settings.scheduler)
     played = inserted = 0
     for exp, games_done in results:
         for result in games_done:
-            inserted += store.add_game(exp, seed, result)
+            inserted += store.add_game(exp, settings.seed, result)
         played += len(games_done)
         if progress:
             progress(tally.stored + played, total)
     if progress:
         progress(tally.stored + played, total)
     store.refresh_summaries(game)
-    return SweepSummary(tally.layouts, tally.wanted, tally.stored, played, inserted, used,
+    return SweepSummary(tally.setups, tally.wanted, tally.stored, played, inserted, used,
                         time.perf_counter() - started)
 
 
@@ -185,23 +151,30 @@ def variant_grid(base: Any, settings: Mapping[str, Sequence[Any]]) -> list[Any]:
     """Every combination of ``settings`` (parameter → values, in the order given) applied to
     the variant ``base``, as variants of its class (``to_dict`` / ``from_dict``, which checks
     each value and names the parameter), named ``base:key=value,…``. The first parameter
-    varies slowest."""
+    varies slowest. An error names the setting and begins with the parameter
+    (``set hyenas_to_lose: no values``)."""
     if not settings:
         raise PlaytestError("a variant sweep needs at least one parameter and its values")
     kind, table = type(base), base.to_dict(only_changes=True)
+
+    def variant(rules: dict, label: str) -> Any:
+        try:
+            return kind.from_dict(rules, label)
+        except KiwaraError as exc:       # the variant's words, which begin with the label
+            raise PlaytestError.about("{set} {problem}", problem=exc) from None
+
     for key, values in settings.items():       # each value alone first, so errors name it
         if key == "name":
-            raise PlaytestError("--set name: a variant's name is not one of its rules")
+            raise PlaytestError.about("{set} name: a variant's name is not one of its rules")
         if not values:
-            raise PlaytestError(f"--set {key}: no values")
+            raise PlaytestError.about("{set} {key}: no values", key=key)
         for value in values:
-            kind.from_dict({**table, key: value}, f"--set {key}={_setting_text(value)}")
+            variant({**table, key: value}, f"{key}={_setting_text(value)}")
     grid = []
     for values in product(*settings.values()):
         chosen = dict(zip(settings, values))
         name = ",".join(f"{k}={_setting_text(v)}" for k, v in chosen.items())
-        grid.append(kind.from_dict({**table, **chosen, "name": f"{base.name}:{name}"},
-                                   f"--set {name}"))
+        grid.append(variant({**table, **chosen, "name": f"{base.name}:{name}"}, name))
     return grid
 
 

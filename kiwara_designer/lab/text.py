@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..core.game import Game
 from .compare import Comparison
 from .metrics import Metrics
 from ..core.stats import Proportion, Summary
@@ -99,34 +100,53 @@ def format_comparison(c: Comparison, title: str) -> str:
     return "\n".join(lines)
 
 
-def format_ranking(rows: Sequence, by: str) -> str:
-    """Ranked experiments as a table: layouts with their rows; others (a game played without
-    layouts, such as Awimbawé's variants) with their game, setup and the rules played."""
-    if not all(r.layout is not None for r in rows):
-        return format_setup_ranking(rows, by)
-    header = (f"{'rank':>4}  {'layout':<6} {'score':>6} {by if by != 'score' else 'balance':>12} "
-              f"{'1st win':>7} {'games':>6} {'rivers':>6}  size mix      rows")
-    lines = [header]
-    for i, r in enumerate(rows, start=1):
-        shown_text, first_text, score_text = _ranked_numbers(r, by if by != "score" else "balance")
-        lines.append(f"{i:>4}  #{r.layout_id:<5} {score_text:>6} {shown_text} "
-                     f"{first_text:>7} {r.games:>6} "
-                     f"{r.rivers:>6}  {r.size_mix:<13} {' '.join(r.layout.rows)}")
-    return "\n".join(lines)
-
-
-def format_setup_ranking(rows: Sequence, by: str) -> str:
+def format_ranking(rows: Sequence, by: str, game: Game | None = None) -> str:
+    """Ranked experiments as a table: rank, score, the ranked metric, first-player win rate and
+    games, then the columns their game gives for its setups (``Game.rank_columns``, after an id
+    column headed by its ``setup_noun``) when every row is of one such game; otherwise the
+    game, setup, agents and rules played of each (``game``: the game of the rows if it is
+    not a registered one, such as a test's)."""
     from .report import rules_text
     shown = by if by != "score" else "balance"
     width = max(12, len(shown))
-    lines = [f"{'rank':>4}  {'score':>6} {shown:>{width}} {'1st win':>7} {'games':>6}  "
-             f"game: setup, agents, rules played"]
-    for i, r in enumerate(rows, start=1):
+    names = {r.game for r in rows}
+    game = _known(names.pop(), game) if len(names) == 1 else None
+    columns = [game.rank_columns(game.setup_from_key(r.setup)) for r in rows] if game else []
+    if columns and all(columns):
+        noun = game.setup_noun
+        ident = max(6, len(noun))
+        head = f"{noun:<{ident}} "
+        ids = [f"{'#' + str(r.setup_id):<{ident}} " for r in rows]
+        tails = [" " + " ".join(cell for _, cell in row) for row in columns]
+        tail_head = " " + " ".join(header for header, _ in columns[0])
+    else:
+        head, ids = "", [""] * len(rows)
+        tail_head = "  game: setup, agents, rules played"
+        tails = [f"  {r.game}: {_setup_text(r, game)}, {r.agents}, "
+                 f"{rules_text(r.variant_rules)}" for r in rows]
+    lines = [f"{'rank':>4}  {head}{'score':>6} {shown:>{width}} {'1st win':>7} {'games':>6}"
+             f"{tail_head}"]
+    for i, (r, ident_text, tail) in enumerate(zip(rows, ids, tails), start=1):
         shown_text, first_text, score_text = _ranked_numbers(r, shown, width)
-        setup = f"layout {' '.join(r.layout.rows)}" if r.layout is not None else r.setup
-        lines.append(f"{i:>4}  {score_text:>6} {shown_text} {first_text:>7} {r.games:>6}  "
-                     f"{r.game}: {setup}, {r.agents}, {rules_text(r.variant_rules)}")
+        lines.append(f"{i:>4}  {ident_text}{score_text:>6} {shown_text} {first_text:>7} "
+                     f"{r.games:>6}{tail}")
     return "\n".join(lines)
+
+
+def _known(name: str, given: Game | None) -> Game | None:
+    """The game called ``name`` (``given`` if it is), None if this kiwara does not know it."""
+    from .store import StoreError, game_named
+    try:
+        return game_named(name, given)
+    except StoreError:
+        return None
+
+
+def _setup_text(r, given: Game | None) -> str:
+    """A ranked experiment's setup on one line, in its game's words (its key's words if the
+    game is not known here)."""
+    game = _known(r.game, given)
+    return game.setup_text(game.setup_from_key(r.setup)) if game else " ".join(r.setup.split())
 
 
 def _ranked_numbers(r, shown: str, width: int = 12) -> tuple[str, str, str]:
@@ -142,8 +162,8 @@ def _ranked_numbers(r, shown: str, width: int = 12) -> tuple[str, str, str]:
 
 
 def format_race(race) -> str:
-    """A finished :class:`~.race_lab.LayoutRace`: how it stopped, the layouts named, the fates."""
-    r = race.result
+    """A finished :class:`~.race_lab.SetupRace`: how it stopped, the setups named, the fates."""
+    r, noun = race.result, race.game.setup_noun
     confidence = f"{1 - r.delta:.0%}".replace("%", " %")
     where = (f"{race.workers} workers" if isinstance(race.workers, int)
              else f"Dask scheduler {race.workers}")
@@ -151,23 +171,23 @@ def format_race(race) -> str:
         how = f"separated after {r.games:,} games in {r.rounds} rounds"
     else:
         how = (f"NOT separated: the budget was spent after {r.games:,} games in {r.rounds} "
-               f"rounds; the layouts below are best guesses, without the guarantee")
+               f"rounds; the {noun}s below are best guesses, without the guarantee")
     counts = {s: sum(a.status == s for a in r.arms) for s in ("accepted", "rejected", "undecided")}
     games = sorted(a.games for a in r.arms)
     lines = [
-        f"race: {len(r.arms)} layouts, top {r.k} by {r.objective} at {confidence} confidence "
+        f"race: {len(r.arms)} {noun}s, top {r.k} by {r.objective} at {confidence} confidence "
         f"(tolerance {r.tolerance:g}): {how}",
         f"  {race.games_played:,} games played now, {r.games - race.games_played:,} read from "
         f"the store; {race.seconds:.1f} s ({where})",
         f"  {counts['accepted']} accepted, {counts['rejected']} dropped, "
-        f"{counts['undecided']} undecided; games per layout: median {games[len(games) // 2]:,}, "
+        f"{counts['undecided']} undecided; games per {noun}: median {games[len(games) // 2]:,}, "
         f"max {games[-1]:,}",
-        f"{'rank':>4}  {'layout':<7}{r.objective:>9}  {'interval':<16} {'games':>7}  "
+        f"{'rank':>4}  {noun:<7}{r.objective:>9}  {'interval':<16} {'games':>7}  "
         f"{'status':<9} rows",
     ]
     for i, arm in enumerate(r.top, start=1):
         a = r.arm(arm)
         estimate = "n/a" if a.estimate is None else f"{a.estimate:.3f}"
         lines.append(f"{i:>4}  #{arm:<6}{estimate:>9}  [{a.low:.3f}, {a.high:.3f}] "
-                     f"{a.games:>7,}  {a.status:<9} {' '.join(race.layouts[arm].rows)}")
+                     f"{a.games:>7,}  {a.status:<9} {race.game.setup_text(race.setups[arm])}")
     return "\n".join(lines)

@@ -72,7 +72,7 @@ class Studio(GameSessions):
         """A quick play-test of the board in the background: ``games`` seeded games of
         ``agent`` against ``opponent`` (default: itself), seats alternating, on the server's
         cores; the job's result is :func:`playtest_summary`. Refused beyond the limits."""
-        from ..lab import Pairing, compute_metrics, play_match
+        from ..lab import Pairing, compute_metrics, play_games
         layout = board_from_rows(rows)
         rules = kiwara_variant(variant)
         first = agent_spec(KIWARA, agent, iterations)
@@ -88,7 +88,7 @@ class Studio(GameSessions):
 
         def work(job: Job) -> dict:
             job.progress(0, n)
-            results = play_match(layout, rules, pairing, n, seed, self.workers,
+            results = play_games(layout, rules, pairing, n, seed, self.workers,
                                  progress=job.progress)
             return playtest_summary(compute_metrics(results, layout), pairing, seed)
 

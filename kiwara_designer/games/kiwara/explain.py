@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...core.errors import KiwaraError
+from .game import KIWARA
 from .layout import Layout
 from ...lab.store import Store, StoreError
 
@@ -102,21 +103,24 @@ def _statsmodels():
 
 
 def explain(store: Store, metric: str = "first_player_win_rate", features: tuple[str, ...] = (),
-            variant: str | None = None, agents: str | None = None) -> Explanation:
-    """Fit ``metric`` of every play-tested layout in ``store`` (one variant and pairing, as
-    ``rank`` filters) against the layout ``features`` (default: all of :data:`FEATURES`)."""
+            variant: str | None = None, agents: str | None = None,
+            game: str = KIWARA.name) -> Explanation:
+    """Fit ``metric`` of every play-tested layout of ``game`` (a game played on Kiwara's
+    layouts) in ``store`` (one variant and pairing, as ``rank`` filters) against the layout
+    ``features`` (default: all of :data:`FEATURES`)."""
     names = features or tuple(FEATURES)
     unknown = [n for n in names if n not in FEATURES]
     if unknown:
         raise ExplainError(f"unknown feature {unknown[0]!r}; choose from {', '.join(FEATURES)}")
     rows = [r for r in store.ranked(metric, variant=variant, agents=agents)
-            if r.values.get(metric) is not None and r.games > 0 and r.layout is not None]
+            if r.values.get(metric) is not None and r.games > 0 and r.game == game]
     pairings = {(r.variant, r.agents) for r in rows}
     if len(pairings) > 1:
         raise ExplainError.about("{path} holds several variants or pairings ({pairings}); choose "
                                  "one with {variant} and {agents}", path=store.path,
                                  pairings=", ".join(sorted(f"{v} {a}" for v, a in pairings)))
-    columns = {n: [float(FEATURES[n].value(r.layout)) for r in rows] for n in names}
+    layouts = [KIWARA.setup_from_key(r.setup) for r in rows]
+    columns = {n: [float(FEATURES[n].value(layout)) for layout in layouts] for n in names}
     dropped = tuple(n for n in names if len(set(columns[n])) < 2)
     kept = [n for n in names if n not in dropped]
     if len(rows) < len(kept) + 3:

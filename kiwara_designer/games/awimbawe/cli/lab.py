@@ -59,15 +59,16 @@ def playtest_cmd(variant_name, games, agents, seed, workers, skill, skill_games,
       kiwara awimbawe playtest --precision 0.03
       kiwara awimbawe playtest --games 5000 --scheduler tcp://10.0.0.5:8786
     """
+    from ....lab import PlaySettings
     from ....lab.session import run_playtest
     from ....lab.text import format_metrics
 
     game, variant, pairing = _game(), _variant(variant_name), _pairing(agents)
     skill, n_skill = skill_pairing(skill, skill_games, games)
+    settings = PlaySettings(pairing, games, seed, workers, scheduler, skill, n_skill)
     update, close = progress_bar(f"awimbawe {variant.name}")
     try:
-        done = run_playtest(None, variant, pairing, games, seed, workers, game, skill, n_skill,
-                            precision, scheduler=scheduler, progress=update)
+        done = run_playtest(None, variant, settings, game, precision, progress=update)
     finally:
         close()
     head, words = describe_playtest(done, variant.name, pairing, seed, skill, "match", "matches")
@@ -146,7 +147,7 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
           --db a.sqlite -j 2
       kiwara awimbawe sweep --set rounds_to_win=1,2,3 --db a.sqlite --scheduler tcp://10.0.0.5:8786
     """
-    from ....lab import open_store
+    from ....lab import PlaySettings, open_store
     from ....lab.sweep import run_variant_sweep, variant_grid
     from ....lab.text import format_ranking
 
@@ -157,8 +158,9 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
     update, close = progress_bar(f"{len(variants)} variants")
     with open_store(db) as store:
         try:
-            summary = run_variant_sweep(store, variants, None, pairing, games, seed, workers,
-                                        scheduler, game, skill, n_skill, progress=update)
+            summary = run_variant_sweep(store, variants, PlaySettings(
+                pairing, games, seed, workers, scheduler, skill, n_skill), game=game,
+                progress=update)
         finally:
             close()
         mine = [store.experiment(None, v, pairing, game) for v in variants]
@@ -166,7 +168,7 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
         stored = store.totals()["games"]
     if as_json:
         fields = summary.to_json()
-        fields["variants"] = fields.pop("layouts")
+        fields["variants"] = fields.pop("setups")
         click.echo(json.dumps({**fields, "database_games": stored, "ranked": [
             {"rank": i, "variant": r.variant, "rules": json.loads(r.variant_rules),
              "setup": r.setup, "agents": r.agents, "games": r.games, "score": r.score,

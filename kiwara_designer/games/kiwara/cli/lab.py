@@ -25,6 +25,11 @@ def _lab_pairing(text: str):
     return Pairing.parse(text)
 
 
+def _settings(pairing, games, seed, workers, scheduler=None, skill=None, skill_games=0):
+    from ....lab import PlaySettings
+    return PlaySettings(pairing, games, seed, workers, scheduler, skill, skill_games)
+
+
 # Options shared by playtest, compare and sweep (and, worded for matches, kiwara awimbawe's)
 _lab_common = lab_options("Games per layout (seats alternate: agent A opens the even ones).",
                           "random, greedy, mcts:200…")
@@ -79,6 +84,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     stdin_once(LAYOUT=layout_files, **{"--variant": variant_name})
     variant, pairing = load_variant(variant_name), _lab_pairing(agents)
     skill, n_skill = skill_pairing(skill, skill_games, games)
+    settings = _settings(pairing, games, seed, workers, skill=skill, skill_games=n_skill)
     boards = [(name, load_layout(name)) for name in layout_files]
     for name, board in boards:
         note_invalid(board, name)
@@ -88,8 +94,8 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
     for (name, board), stem in zip(boards, _lab_record_stems(layout_files)):
         update, close = progress_bar(name)
         try:
-            done = run_playtest(board, variant, pairing, games, seed, workers, None, skill,
-                                n_skill, precision, keep_moves=bool(records), progress=update)
+            done = run_playtest(board, variant, settings, None, precision,
+                                keep_moves=bool(records), progress=update)
         finally:
             close()
         if records:
@@ -149,7 +155,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
 def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
     """The layouts to sweep (a list, or a lazy iterator for --all-canonical) and their number."""
-    from ....lab import choose_layouts
+    from ..lab import choose_layouts
     if sum((sample is not None, all_canonical, from_file is not None)) != 1:
         raise click.UsageError("choose exactly one of --sample N, --all-canonical, --from FILE")
     return choose_layouts(sample, all_canonical, from_file, seed)
@@ -199,17 +205,20 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
                               f"--allow-invalid sweeps them anyway")
     variant, pairing = load_variant(variant_name), _lab_pairing(agents)
     skill, n_skill = skill_pairing(skill, skill_games, games)
+    settings = _settings(pairing, games, seed, workers, scheduler, skill, n_skill)
     update, close = progress_bar(plural(count, "layout"))
     with open_store(db) as store:
         try:
-            summary = run_sweep(store, boards, variant, pairing, games, seed, workers, scheduler,
-                                skill=skill, skill_games=n_skill, progress=update,
-                                layout_count=count)
+            summary = run_sweep(store, boards, settings, variant, progress=update, count=count)
         finally:
             close()
-        totals = store.totals()
+        # the store's totals with its Kiwara layouts as "layouts", as this command said them
+        totals = {"layouts": store.setup_counts().get("kiwara", 0),
+                  **{k: v for k, v in store.totals().items() if k != "setups"}}
     if as_json:
-        click.echo(json.dumps({**summary.to_json(), "choosing_seconds": round(choosing, 3),
+        fields = {"layouts": summary.setups,
+                  **{k: v for k, v in summary.to_json().items() if k != "setups"}}
+        click.echo(json.dumps({**fields, "choosing_seconds": round(choosing, 3),
                                "database": totals}, indent=2))
     else:
         click.echo(summary_line(summary, "layout", scheduler)
@@ -267,7 +276,8 @@ def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, 
       kiwara race --sample 2000 --db big.sqlite --scheduler tcp://10.0.0.5:8786 --json
     """
     from ....lab import open_store
-    from ....lab.race_lab import race_layouts
+    from ....lab.race_lab import race_setups
+    from ....lab.racing import RaceSettings
     from ....lab.text import format_race
 
     stdin_once(**{"--from": from_file, "--variant": variant_name})
@@ -284,13 +294,16 @@ def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, 
                        f"undecided   ", err=True, nl=False)
 
     with open_store(db) as store:
-        outcome = race_layouts(store, boards, variant, _lab_pairing(agents), k, metric, ascending,
-                               confidence, tolerance, budget, seed, workers, scheduler,
-                               first_round=first_round, progress=progress)
+        outcome = race_setups(
+            store, boards, _settings(_lab_pairing(agents), 0, seed, workers, scheduler),
+            RaceSettings(k=k, delta=1 - confidence, tolerance=tolerance, first_round=first_round,
+                         budget=budget), metric, ascending, variant, progress=progress)
     if draw:
         click.echo("", err=True)
     if as_json:
-        click.echo(json.dumps(outcome.to_json(), indent=2))
+        fields = outcome.to_json()         # the layouts named, by their rows
+        fields["top_rows"] = {arm: key.split("\n") for arm, key in fields.pop("top_setups").items()}
+        click.echo(json.dumps(fields, indent=2))
     else:
         click.echo(format_race(outcome))
     if not outcome.result.separated:

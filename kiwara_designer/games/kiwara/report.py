@@ -1,0 +1,133 @@
+"""Kiwara's sections of the lab's HTML report (``KIWARA.report_sections``): the best layouts drawn
+as boards with their metrics, the races, what makes a board fair (:mod:`.explain`) and the
+distributions across layouts, drawn with the lab's plots."""
+from __future__ import annotations
+
+import html
+import time
+from typing import Sequence
+
+from ...lab.report import (INK, MARGIN_B, MARGIN_R, MARGIN_T, PLOT_W, fmt, histogram_svg,
+                           integer_bins, interval_cell, race_section, rate_bins, scatter_svg,
+                           ticks)
+from ...core.game import Game
+from ...lab.store import RankedExperiment, Store
+from .game import KIWARA
+from .printing import board_thumbnail
+
+
+def effects_svg(explanation) -> str:
+    """A forest plot: each feature's effect per standard deviation with its 95 % interval."""
+    effects = explanation.effects
+    row_h, left, width = 22, 120, PLOT_W
+    height = MARGIN_T + row_h * len(effects) + MARGIN_B
+    span = max([abs(x) for e in effects for x in (e.low, e.high)] + [1e-9])
+    marks = ticks(-span, span)
+    lo, hi = min(marks + [-span]), max(marks + [span])
+
+    def sx(x: float) -> float:
+        return left + (x - lo) / (hi - lo) * (width - left - MARGIN_R)
+    out = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="sans-serif" font-size="10">',
+           f'<line x1="{sx(0):.1f}" y1="{MARGIN_T}" x2="{sx(0):.1f}" '
+           f'y2="{height - MARGIN_B:.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>']
+    for t in marks:
+        out.append(f'<text x="{sx(t):.1f}" y="{height - MARGIN_B + 14:.1f}" '
+                   f'text-anchor="middle">{t:g}</text>')
+    for i, e in enumerate(effects):
+        y = MARGIN_T + row_h * (i + 0.5)
+        colour = INK if e.clear else "#9a9a9a"
+        out.append(f'<text x="{left - 8}" y="{y + 3:.1f}" text-anchor="end">'
+                   f'{html.escape(e.feature)}</text>'
+                   f'<line x1="{sx(e.low):.1f}" y1="{y:.1f}" x2="{sx(e.high):.1f}" y2="{y:.1f}" '
+                   f'stroke="{colour}" stroke-width="1.5"/>'
+                   f'<circle cx="{sx(e.per_sd):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}">'
+                   f'<title>{e.per_sd:+.4f} [{e.low:+.4f}, {e.high:+.4f}]</title></circle>')
+    out.append(f'<text x="{(left + width) / 2:.1f}" y="{height - 4}" text-anchor="middle">'
+               f'change of {html.escape(explanation.metric)} per sd of the feature</text></svg>')
+    return "".join(out)
+
+
+def explain_section(store: Store, game: str) -> list[str]:
+    """What the shape of ``game``'s layouts explains of their first-player win rate (needs
+    statsmodels and enough layouts of one pairing; otherwise it says why it was not fitted)."""
+    from .explain import ExplainError, explain
+    try:
+        e = explain(store, game=game)
+    except ExplainError as exc:
+        return [f'<h2>What makes a board fair</h2><p class="note">Not fitted: '
+                f'{html.escape(str(exc))}</p>']
+    clear = [f for f in e.effects if f.clear]
+    said = (", ".join(f"{f.feature} ({f.per_sd:+.3f} per sd)" for f in clear)
+            or "no feature clearly")
+    return ["<h2>What makes a board fair</h2>",
+            f"<p>Weighted least squares of the first-player win rate of {e.layouts} layouts "
+            f"on their standardised shape features (HC1 robust 95 % intervals; "
+            f"R² = {e.r_squared:.3f}): {html.escape(said)} moves it beyond the games' noise. "
+            f"Grey: intervals that include 0. See <code>kiwara explain</code>.</p>",
+            "<div class=plots><figure>" + effects_svg(e) + "<figcaption>Effect of each feature "
+            "per standard deviation, with its 95 % interval.</figcaption></figure></div>"]
+
+
+
+def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
+                    top: int) -> list[str]:
+    """The report's sections of ``game``'s experiments ``rows``, played on Kiwara's layouts
+    (``KiwaraGame.report_sections``): the best boards, races, explain, distributions."""
+    totals = store.totals()
+    margins = [r[0] for r in store.db.execute(
+        "SELECT g.score_first - g.score_second FROM games g JOIN experiments e ON "
+        "e.setup_id = g.setup_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id "
+        "JOIN setups s ON s.id = g.setup_id WHERE s.game = ?", (game.name,))]
+    pairings = sorted({(r.variant, r.agents) for r in rows})
+    first_rates = [r.values["first_player_win_rate"] for r in rows
+                   if r.values.get("first_player_win_rate") is not None]
+    layouts = store.setup_counts().get(game.name, 0)
+    body = [f'<p>{layouts} layouts, {totals["games"]:,} games stored; '
+            f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
+            f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
+            f'Intervals are 95 % (Wilson for rates, Student t for means).</p>']
+    body.append(f"<h2>Top {min(top, len(rows))} layouts by layout score</h2>")
+    body.append("<div class=scroll><table><tr><th>#</th><th>board</th><th>score</th><th>balance</th>"
+                "<th>1st-player win rate</th><th>mean margin</th><th>lead changes</th>"
+                "<th>decisiveness</th><th>skill gap</th><th>contested</th><th>rivers</th>"
+                "<th>sizes</th><th>games</th></tr>")
+    for i, r in enumerate(rows[:top], start=1):
+        m, v, shape = r.metrics, r.values, r.descriptors
+        body.append(
+            f"<tr><td>{i}</td><td class=board>{board_thumbnail(KIWARA.setup_from_key(r.setup))}<br>"
+            f'<span class="note">layout {r.setup_id}</span>'
+            f'<pre class="rows">{html.escape(r.setup)}</pre></td>'
+            f"<td>{r.score:.3f}</td>"
+            f"<td>{fmt(v.get('balance'))}</td><td>{interval_cell(m.get('first_player_win_rate'))}</td>"
+            f"<td>{fmt(v.get('score_margin'), 2)}</td><td>{fmt(v.get('lead_changes'), 2)}</td>"
+            f"<td>{fmt(v.get('decisiveness'))}</td><td>{interval_cell(m.get('skill_gap'))}</td>"
+            f"<td>{fmt(v.get('contestedness'))}</td><td>{shape['rivers']}</td>"
+            f"<td>{html.escape(shape['size_mix'])}</td><td>{r.games}</td></tr>")
+    body.append("</table></div>")
+    body += race_section(store, game)
+    body += explain_section(store, game.name)
+    body.append("<h2>Distributions</h2><div class=plots>")
+    lo, hi, bins = rate_bins(first_rates, [r.games for r in rows
+                                           if r.values.get("first_player_win_rate") is not None])
+    body.append("<figure>" + histogram_svg(first_rates, lo, hi, bins, "first-player win rate",
+                                           0.5) +
+                "<figcaption>First-player win rate across layouts, one bar per value the game "
+                "count allows (dashed: a fair 0.5, the centre of its bar).</figcaption></figure>")
+    if margins:
+        lo, hi, bins = integer_bins(min(margins), max(margins))
+        body.append("<figure>" + histogram_svg(margins, lo, hi, bins, "score margin (first − second)",
+                                               0) +
+                    f"<figcaption>Final score margin of all {len(margins):,} games.</figcaption>"
+                    "</figure>")
+    for key, label in (("score", "layout score"), ("first_player_win_rate", "first-player win rate")):
+        points = [(r.descriptors["rivers"], r.values[key]) for r in rows
+                  if r.values.get(key) is not None]
+        body.append("<figure>" + scatter_svg(points, "river segments", label) +
+                    f"<figcaption>{label.capitalize()} against the number of river segments "
+                    "(red: mean per river count).</figcaption></figure>")
+    body.append("</div>")
+    body.append('<p class="note">Layout score = weighted mean of balance (0.5), tension = 1 − '
+                "decisiveness (0.2), lead changes per move / 0.5 capped at 1 (0.1) and skill = 2 × (skill gap "
+                "− 0.5) (0.2); see the README, section Play-test lab.</p>")
+    return body

@@ -107,7 +107,8 @@ def test_histogram_counts_by_hand():
 def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
     from kiwara_designer.games.kiwara import load_layout
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=4, seed=1, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=4, seed=1, workers=1),
+                  game=TOY_GAME)
         rows = store.ranked()
     files = export_layouts(rows, tmp_path / "best", game=TOY_GAME)
     texts = sorted(p for p in files if p.suffix == ".txt")
@@ -135,7 +136,8 @@ def test_export_writes_layout_files_and_true_scale_boards(tmp_path):
 
 def test_export_on_other_paper(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=2, seed=1, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=2, seed=1, workers=1),
+                  game=TOY_GAME)
         rows = store.ranked()
     (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER), TOY_GAME) if p.suffix == ".svg"]
     root = parse(board.read_text())
@@ -181,7 +183,8 @@ def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report
 
 def test_report_has_a_racing_section(tmp_path):
     with Store(tmp_path / "race.sqlite") as store:
-        race = race_setups(store, LAYOUTS, PlaySettings("random", seed=5, workers=1), RaceSettings(k=2, tolerance=0.5, first_round=8), game=TOY_GAME)
+        race = race_setups(store, LAYOUTS, PlaySettings("random", seed=5, workers=1),
+                           RaceSettings(k=2, tolerance=0.5, first_round=8), game=TOY_GAME)
         page = render_report(store, top=2, game=TOY_GAME)
     checker = TagChecker()
     checker.feed(page)

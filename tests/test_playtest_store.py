@@ -65,9 +65,11 @@ def count_games(db: Path) -> list[tuple[int, int, int]]:
 def test_sweep_stores_every_game_once_and_resumes(tmp_path):
     db = tmp_path / "r.sqlite"
     with Store(db) as store:
-        first = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=10, seed=2, workers=1), game=TOY_GAME)
+        first = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=10, seed=2, workers=1),
+                          game=TOY_GAME)
         assert (first.games_wanted, first.games_played, first.games_stored) == (30, 30, 30)
-        again = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=12, seed=2, workers=2), game=TOY_GAME)
+        again = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=12, seed=2, workers=2),
+                          game=TOY_GAME)
         assert (again.games_already_stored, again.games_played, again.games_stored) == (30, 6, 6)
         assert store.totals()["duplicates"] == 0
         assert store.integrity_ok()
@@ -86,9 +88,11 @@ def test_sweep_stores_every_game_once_and_resumes(tmp_path):
 
 def test_resuming_with_another_seed_is_refused(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=1, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=1, workers=1),
+                  game=TOY_GAME)
         with pytest.raises(StoreError, match="seed 1"):
-            run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=2, workers=1), game=TOY_GAME)
+            run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=4, seed=2, workers=1),
+                      game=TOY_GAME)
 
 
 def test_skill_games_are_summarised(tmp_path):
@@ -248,11 +252,14 @@ def test_play_to_precision_reaches_the_interval_and_is_one_long_match():
 def test_sweep_streams_layouts_and_reports_progress(tmp_path):
     seen = []
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=5, seed=1, workers=1), game=TOY_GAME, progress=lambda done, total: seen.append((done, total)))
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=5, seed=1, workers=1),
+                  game=TOY_GAME, progress=lambda done, total: seen.append((done, total)))
         assert seen[-1] == (10, 10) and all(total == 10 for _, total in seen)
         seen.clear()
         # a lazy iterator of unknown length: resumed games count as done, no total
-        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]), PlaySettings("random", games=5, seed=1, workers=2), game=TOY_GAME, progress=lambda done, total: seen.append((done, total)))
+        summary = run_sweep(store, (layout for layout in LAYOUTS[:3]),
+                            PlaySettings("random", games=5, seed=1, workers=2), game=TOY_GAME,
+                            progress=lambda done, total: seen.append((done, total)))
         assert (summary.setups, summary.games_already_stored, summary.games_played) == (3, 10, 5)
         assert seen[-1] == (15, None)
 
@@ -260,7 +267,8 @@ def test_sweep_streams_layouts_and_reports_progress(tmp_path):
 def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
     # a sweep killed before its final summaries leaves games without summaries
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1),
+                  game=TOY_GAME)
         before = {r.setup_id: r.metrics for r in store.ranked()}
         store.db.execute("DELETE FROM metric_summaries")
         assert store.ranked() == []
@@ -272,7 +280,8 @@ def test_missing_summaries_are_rebuilt_from_the_games(tmp_path):
 # -- the game's own statistics and metrics, chance, older files ------------------------------------
 def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1),
+                  game=TOY_GAME)
         exp = store.experiment(LAYOUTS[0].canonical_game(), ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
         games = store.games(exp)
@@ -651,7 +660,9 @@ def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(
     awimbawe = get_game("awimbawe")
     variants = [AwimbaweVariant(name="four"), AwimbaweVariant(name="three", hyenas_to_lose=3)]
     with Store(tmp_path / "awi.sqlite") as store:
-        summary = run_variant_sweep(store, variants, PlaySettings("random", games=6, seed=3, workers=1), game=awimbawe)
+        summary = run_variant_sweep(store, variants,
+                                    PlaySettings("random", games=6, seed=3, workers=1),
+                                    game=awimbawe)
         assert (summary.setups, summary.games_stored) == (2, 12)
         exp = store.experiment(None, variants[1], Pairing("random", "random"), awimbawe)
         fresh = play_games(None, variants[1], "random", games=6, seed=3, workers=1, game=awimbawe)

@@ -39,7 +39,7 @@ from typing import Any, Collection
 from ..core.game import Game
 from ..core.errors import KiwaraError
 from .matches import GameResult, Pairing, resolve_game
-from .metrics import Metrics, all_metric_names, compute_metrics, metric_names
+from .metrics import NEUTRAL_VALUES, Metrics, all_metric_names, compute_metrics, metric_names
 
 SCHEMA_VERSION = 2
 MIGRATED_VERSIONS = ("1",)     # older schemas this kiwara migrates when it opens them
@@ -141,9 +141,12 @@ def game_named(name: str, given: Game | None = None) -> Game:
 
 def variant_identity(variant: Any) -> tuple[str, str]:
     """(name, spec): the spec is the JSON of the rules that differ from the defaults, so two
-    variant files with the same rules are one variant in the store."""
+    variant files with the same rules are one variant in the store. A game without variants
+    (None) plays its one rules."""
     name = str(getattr(variant, "name", "") or "classic")
-    if hasattr(variant, "to_dict"):
+    if variant is None:
+        table = {}
+    elif hasattr(variant, "to_dict"):
         table = variant.to_dict(only_changes=True)
     elif dataclasses.is_dataclass(variant):
         table = {k: v for k, v in dataclasses.asdict(variant).items() if k != "name"}
@@ -542,9 +545,10 @@ class Store:
                experiments: Collection[Experiment] | None = None) -> list[RankedExperiment]:
         """Summarised experiments (of ``game`` only, if given; of every game that measures
         ``by`` otherwise), best first; filtered by variant name, pairing and ``experiments``."""
-        names = metric_names(game) if game is not None else all_metric_names()
-        if by not in names:
-            raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
+        if by not in NEUTRAL_VALUES:      # every game measures those: no game to look up
+            names = metric_names(game) if game is not None else all_metric_names()
+            if by not in names:
+                raise StoreError(f"unknown metric {by!r}; choose from {', '.join(names)}")
         rows = self.db.execute(
             "SELECT s.setup_id, s.variant_id, s.agents_id, l.game, l.setup, l.descriptors, "
             "v.name, v.spec, a.agent_a, a.agent_b, s.games, s.score, s.vals, s.metrics "
@@ -607,6 +611,8 @@ class _MeasuredBy:
         self.by, self.game, self.known = by, game, {}
 
     def __call__(self, game_name: str, values: dict) -> bool:
+        if self.by in NEUTRAL_VALUES:
+            return True
         if game_name not in self.known:
             try:
                 self.known[game_name] = self.by in metric_names(game_named(game_name, self.game))

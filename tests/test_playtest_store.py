@@ -305,7 +305,8 @@ def test_the_toy_games_own_statistics_and_metrics_reach_the_store(tmp_path):
         for layout, (game, key, descriptors) in zip(LAYOUTS, rows):
             shape = json.loads(descriptors)
             assert (game, key) == ("claim", "\n".join(layout.canonical_game().rows))
-            assert shape == json.loads(json.dumps(TOY_GAME.setup_descriptors(layout)))
+            played = TOY_GAME.setup_from_key(key)
+            assert shape == json.loads(json.dumps(TOY_GAME.setup_descriptors(played)))
             assert shape["degree_sequence"] == list(layout.descriptors().degree_sequence)
             assert shape["articulations"] == len(layout.descriptors().articulation_territories)
 
@@ -391,11 +392,12 @@ def test_a_file_of_the_first_schema_is_migrated_and_read(tmp_path):
         assert {"setups", "games"} <= tables and "layouts" not in tables
         assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
                                 ).fetchone()[0] == "2"
-        # the layout's old columns became its descriptors, keyed as Kiwara's
+        # keyed as Kiwara's, described by the game
         (game, key, described), = store.db.execute("SELECT game, setup, descriptors FROM setups")
         assert (game, key) == ("kiwara", KIWARA.setup_key(classic))
-        assert json.loads(described) == {"width": 6, "height": 5, "size_mix": "3,3,5,5,7,7",
-                                         "rivers": 25}
+        played = KIWARA.setup_from_key(key)
+        assert json.loads(described) == json.loads(json.dumps(KIWARA.setup_descriptors(played)))
+        assert json.loads(described)["rivers"] == 25
         exp = store.experiment(classic, load_variant_classic(), Pairing("greedy", "greedy"))
         assert exp.setup_id == 1
         # the games' old statistics columns became their stats
@@ -406,9 +408,7 @@ def test_a_file_of_the_first_schema_is_migrated_and_read(tmp_path):
         (row,) = store.ranked("contestedness")
         assert row.values["contestedness"] == pytest.approx(2 / 12)     # 2 territories, 1 game each
         assert row.metrics["okapi_taker_win_rate"]["trials"] == 1
-        # the game's descriptors (of the game form it plays), complete, once the layout is met
-        played = KIWARA.setup_from_key(KIWARA.setup_key(classic))
-        assert row.descriptors == json.loads(json.dumps(KIWARA.setup_descriptors(played)))
+        assert row.descriptors == json.loads(described)
         # its games were seeded one by one: read, but a sweep may not add paired-seed games
         with pytest.raises(StoreError, match="seat-swapped pairs"):
             run_sweep(store, [classic], PlaySettings("random", games=4))
@@ -559,6 +559,8 @@ def test_a_file_of_the_last_version_1_schema_with_two_games_and_a_race(tmp_path)
         conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25, '2,2', 0, "
                      "'{\"degrees\": {}}', 'kiwara', ?)", (KIWARA.setup_key(classic),) * 2)
         conn.execute("INSERT INTO layouts (id, game, setup) VALUES (2, 'awimbawe', 'deals')")
+        conn.execute("INSERT INTO layouts (id, width, descriptors, game, setup) "
+                     "VALUES (3, 4, '{\"heaps\": 3}', 'nim', '3 5 7')")
         for setup_id, done in ((1, kiwara_games), (2, matches)):
             conn.execute("INSERT INTO experiments VALUES (?, 1, 1, NULL)", (setup_id,))
             for g in done:
@@ -580,6 +582,12 @@ def test_a_file_of_the_last_version_1_schema_with_two_games_and_a_race(tmp_path)
             ("[1]", json.dumps(race))]
         assert store.refresh_summaries() == 2
         assert {r.game for r in store.ranked()} == {"kiwara", "awimbawe"}
+        # each setup described by its game; one of a game this kiwara does not know keeps
+        # what its old columns said
+        described = dict(store.db.execute("SELECT setup, descriptors FROM setups"))
+        assert json.loads(described["deals"]) == {}
+        assert json.loads(described["3 5 7"]) == {"width": 4, "heaps": 3}
+        assert json.loads(described[KIWARA.setup_key(classic)])["size_mix"] == "3,3,5,5,7,7"
 
 
 def _columns(db, table: str) -> set[str]:

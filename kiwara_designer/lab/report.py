@@ -11,7 +11,6 @@ import html
 import json
 import math
 import time
-from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..core.game import DEFAULT_GAME, Game, GameBase

@@ -289,18 +289,23 @@ class Store:
     @staticmethod
     def _copy_setups(db: sqlite3.Connection) -> None:
         """Each old setup under its game and key (in the first files, a Kiwara layout keyed by
-        its V1_KEY column), its other columns merged into its descriptors."""
+        its V1_KEY column), described by its game; a setup of a game this kiwara does not know
+        keeps what its old columns said (the ones beyond today's, and its descriptors)."""
         cursor = db.execute(f"SELECT * FROM v1_{V1_SETUPS} ORDER BY id")
         names = [d[0] for d in cursor.description]
         for row in cursor.fetchall():
             old = dict(zip(names, row))
-            key = old.get("setup") or old[V1_KEY]
-            descriptors = {name: value for name, value in old.items()
-                           if name not in ("id", "game", "setup", "descriptors")
-                           and value is not None and value != key}
-            descriptors.update(json.loads(old.get("descriptors") or "{}"))
+            name, key = old.get("game") or V1_GAME, old.get("setup") or old[V1_KEY]
+            try:
+                game = game_named(name)
+                descriptors = dict(game.setup_descriptors(game.setup_from_key(key)))
+            except KiwaraError:
+                descriptors = {column: value for column, value in old.items()
+                               if column not in ("id", "game", "setup", "descriptors")
+                               and value is not None and value != key}
+                descriptors.update(json.loads(old.get("descriptors") or "{}"))
             db.execute("INSERT INTO setups (id, game, setup, descriptors) VALUES (?, ?, ?, ?)",
-                       (old["id"], old.get("game") or V1_GAME, key, json.dumps(descriptors)))
+                       (old["id"], name, key, json.dumps(descriptors)))
 
     @staticmethod
     def _copy_games(db: sqlite3.Connection, old_columns: set[str]) -> None:
@@ -402,23 +407,18 @@ class Store:
         return self.db.execute(select, key).fetchone()[0]
 
     def setup_id(self, setup: Any, game: Game | None = None) -> int:
-        """The id of ``setup`` of ``game`` (default: the default game), registered if new, with
-        the game's descriptors of it (brought up to date if a migrated file lacks some)."""
+        """The id of ``setup`` of ``game`` (default: the default game), registered if new with
+        the game's descriptors of the setup its key stands for."""
         game = resolve_game(game)
         key = game.setup_key(setup)
-        played = game.setup_from_key(key)       # the one the key stands for
-        descriptors = dict(game.setup_descriptors(played))
-        select = "SELECT id, descriptors FROM setups WHERE game = ? AND setup = ?"
+        select = "SELECT id FROM setups WHERE game = ? AND setup = ?"
         row = self.db.execute(select, (game.name, key)).fetchone()
         if row is None:
+            described = json.dumps(dict(game.setup_descriptors(game.setup_from_key(key))))
             with self.transaction() as db:
                 db.execute("INSERT OR IGNORE INTO setups (game, setup, descriptors) "
-                           "VALUES (?, ?, ?)", (game.name, key, json.dumps(descriptors)))
+                           "VALUES (?, ?, ?)", (game.name, key, described))
             row = self.db.execute(select, (game.name, key)).fetchone()
-        elif json.loads(row[1]) != descriptors:
-            with self.transaction() as db:
-                db.execute("UPDATE setups SET descriptors = ? WHERE id = ?",
-                           (json.dumps(descriptors), row[0]))
         return row[0]
 
     def variant_id(self, variant: Any) -> int:

@@ -1,5 +1,5 @@
-"""Racing setups in the lab (layouts of the toy game): every game stored once, a rerun replays the race
-from the store, a race killed with SIGKILL resumes to the very same outcome, the Dask path, and
+"""Racing setups in the lab (layouts of the toy game): every game stored once, a rerun replays the
+race from the store, a race killed with SIGKILL resumes to the very same outcome, the Dask path, and
 the command line."""
 from __future__ import annotations
 

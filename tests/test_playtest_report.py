@@ -52,7 +52,8 @@ class TagChecker(HTMLParser):
 def report_html(tmp_path_factory):
     db = tmp_path_factory.mktemp("report") / "r.sqlite"
     with Store(db) as store:
-        run_sweep(store, LAYOUTS, PlaySettings("random", games=12, seed=1, workers=1, skill="greedy,first", skill_games=4), game=TOY_GAME)
+        run_sweep(store, LAYOUTS, PlaySettings("random", games=12, seed=1, workers=1,
+                                               skill="greedy,first", skill_games=4), game=TOY_GAME)
         return render_report(store, top=4, game=TOY_GAME)
 
 
@@ -139,7 +140,8 @@ def test_export_on_other_paper(tmp_path):
         run_sweep(store, LAYOUTS[:1], PlaySettings("random", games=2, seed=1, workers=1),
                   game=TOY_GAME)
         rows = store.ranked()
-    (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER), TOY_GAME) if p.suffix == ".svg"]
+    (board,) = [p for p in export_layouts(rows, tmp_path, PrintOptions(LETTER), TOY_GAME)
+                if p.suffix == ".svg"]
     root = parse(board.read_text())
     assert size_mm(root) == (279.4, 215.9)
 
@@ -213,5 +215,5 @@ def test_games_spent_caption_of_a_race_stopped_by_its_budget():
     assert games_spent_caption(arms, {1, 5}, "layout") == (
         "Games spent per layout: 6 of 6 played the fewest, 250; the named ones 250 each.")
     arms[1]["games"] = 1_300
-    assert games_spent_caption(arms, {1, 5}, "layout").endswith("5 of 6 played the fewest, 250; the "
-                                                      "named ones 250 to 1,300.")
+    assert games_spent_caption(arms, {1, 5}, "layout").endswith(
+        "5 of 6 played the fewest, 250; the named ones 250 to 1,300.")

@@ -97,7 +97,9 @@ def test_resuming_with_another_seed_is_refused(tmp_path):
 
 def test_skill_games_are_summarised(tmp_path):
     with Store(tmp_path / "r.sqlite") as store:
-        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1, skill="greedy,first", skill_games=8), game=TOY_GAME)
+        run_sweep(store, LAYOUTS[:2], PlaySettings("random", games=6, seed=1, workers=1,
+                                                   skill="greedy,first", skill_games=8),
+                  game=TOY_GAME)
         for r in store.ranked():
             assert r.metrics["skill_gap"]["trials"] == 8
             assert r.games == 6
@@ -202,7 +204,8 @@ WRITER_SCRIPT = textwrap.dedent("""
     from playtest_toy import LAYOUTS, TOY_GAME
     from kiwara_designer.lab import PlaySettings, Store, run_sweep
     with Store({db!r}) as store:
-        run_sweep(store, LAYOUTS{part}, PlaySettings("random", 30, seed=4, workers=1), game=TOY_GAME)
+        run_sweep(store, LAYOUTS{part}, PlaySettings("random", 30, seed=4, workers=1),
+                  game=TOY_GAME)
 """)
 
 
@@ -225,7 +228,8 @@ def test_dask_local_cluster_path(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client, Store(tmp_path / "dask.sqlite") as store:
-        summary = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=8, seed=3, scheduler=client), game=TOY_GAME)
+        summary = run_sweep(store, LAYOUTS[:3], PlaySettings("random", games=8, seed=3,
+                                                             scheduler=client), game=TOY_GAME)
         assert summary.games_stored == 24
         exp = store.experiment(LAYOUTS[1].canonical_game(), ToyVariant(),
                                Pairing("random", "random"), TOY_GAME)
@@ -233,7 +237,9 @@ def test_dask_local_cluster_path(tmp_path):
                            game=TOY_GAME)
         assert store.games(exp) == local
         # and through the scheduler's address, as `--scheduler tcp://…` does
-        again = run_sweep(store, LAYOUTS[:4], PlaySettings("random", games=8, seed=3, scheduler=cluster.scheduler_address), game=TOY_GAME)
+        again = run_sweep(store, LAYOUTS[:4],
+                          PlaySettings("random", games=8, seed=3,
+                                       scheduler=cluster.scheduler_address), game=TOY_GAME)
         assert (again.games_already_stored, again.games_stored) == (24, 8)
 
 

@@ -110,7 +110,8 @@ def run_sweep(store: Store, setups: Iterable[Any], settings: PlaySettings = Play
 
 
 def run_variant_sweep(store: Store, variants: Sequence[Any],
-                      settings: PlaySettings = PlaySettings(), setup: Any = None, game: Game | None = None,
+                      settings: PlaySettings = PlaySettings(), setup: Any = None,
+                      game: Game | None = None,
                       progress: Callable[[int, int | None], None] | None = None) -> SweepSummary:
     """:func:`run_sweep` with the roles turned: every variant of ``variants`` from one
     ``setup`` (None: the game's own; Awimbawé deals every match from its seed). Game i of

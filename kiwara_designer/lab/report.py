@@ -294,7 +294,7 @@ class _StoredOnly(GameBase):
         return key
 
 
-def render_report(store: Store, top: int = 12, title: str = "Kiwara play-test report",
+def render_report(store: Store, top: int = 12, title: str = "Play-test report",
                   game: Game | None = None) -> str:
     """The whole report as one HTML string: for each game played in the store, its own
     sections (``Game.report_sections``; first, by name) or the lab's (:func:`setups_section`,

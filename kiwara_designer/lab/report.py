@@ -246,20 +246,21 @@ def _word(value) -> str:
 def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> list[str]:
     """The lab's section of a game without its own (Awimbawé's variants): its experiments
     ranked by its headline metric, each with the rules played, its setup's picture if the game
-    draws one, and the game's own rates with intervals; then its races."""
+    draws one, and the game's own rates with intervals."""
     by = game.headline_metric
     own = [m for m in game.metrics() if not m.table and m.label]
     ordered = sorted(rows, key=lambda r: (r.values.get(by) is None, -(r.values.get(by) or 0),
                                           -r.score, r.setup_id))
     shown = ordered[:top]
-    pictures = [game.setup_picture(game.setup_from_key(r.setup)) for r in shown]
+    setups = {r.setup: game.setup_from_key(r.setup) for r in rows}
+    pictures = [game.setup_picture(setups[r.setup]) for r in shown]
     drawn = any(p is not None for p in pictures)
     out = [f"<h2>{html.escape(game.name)}: top {len(shown)} of {len(rows)} experiments by "
            f"{html.escape(by)}</h2>",
            f'<p class="note">Each row is one rules variant (the rules that differ from the '
            f"game's defaults) played from one {html.escape(game.setup_noun)} by one pairing; "
            f"the {html.escape(game.setup_noun)}s: "
-           f"{html.escape(', '.join(sorted({r.setup for r in rows})))}. "
+           f"{html.escape(', '.join(sorted(game.setup_text(s) for s in setups.values())))}. "
            f"Rates with 95 % Wilson intervals.</p>",
            "<div class=scroll><table><tr><th>#</th>"
            + (f"<th>{html.escape(game.setup_noun)}</th>" if drawn else "")
@@ -311,7 +312,7 @@ def render_report(store: Store, top: int = 12, title: str = "Play-test report",
             played = _StoredOnly(name)
         sections = played.report_sections(store, grouped.get(name, []), top)
         if sections is None:
-            default.append(setups_section(played, grouped[name], top)
+            default.append(setups_section(played, grouped.get(name, []), top)
                            + race_section(store, played))
         else:
             own.append(sections)

@@ -22,16 +22,10 @@ from .state import KiwaraState, new_game
 from .variant import KiwaraVariant
 
 FIRST, SECOND = 0, 1
-# The lab's pictures and report sections are drawn by the game's prints, which the rules engine
-# may not import (the import contract in pyproject.toml): found by name when a report asks, as
-# the registry finds games.
+# The report's picture of a layout is the prints' thumbnail, which the rules engine may not
+# import (the import contract in pyproject.toml): found by name when a report asks, as the
+# registry finds games.
 BOARD_THUMBNAIL = "kiwara_designer.games.kiwara.printing.thumbnail:board_thumbnail"
-REPORT_SECTIONS = "kiwara_designer.games.kiwara.report:layout_sections"
-
-
-def _by_name(target: str) -> Any:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def territory_holders(scoring: Scoring) -> tuple[int | None, ...]:
@@ -137,8 +131,7 @@ class KiwaraGame(GameBase):
         plots. Older stores kept the first five, and the degree sequence, in columns."""
         shape = setup.descriptors()
         return {"width": setup.grid.width, "height": setup.grid.height,
-                "size_mix": ",".join(map(str, setup.size_mix)),
-                "rivers": len(setup.river_edges()),
+                "size_mix": _size_mix(setup), "rivers": len(setup.river_edges()),
                 "articulations": len(shape.articulation_territories), **shape.to_dict()}
 
     def setup_text(self, setup: Layout) -> str:
@@ -146,16 +139,23 @@ class KiwaraGame(GameBase):
 
     def setup_picture(self, setup: Layout) -> str:
         """The board's thumbnail, as the report draws it."""
-        return _by_name(BOARD_THUMBNAIL)(setup)
+        module, _, name = BOARD_THUMBNAIL.partition(":")
+        return getattr(importlib.import_module(module), name)(setup)
 
     def rank_columns(self, setup: Layout) -> tuple[tuple[str, str], ...]:
         """River segments, size mix and rows: what tells layouts apart at a glance."""
         return ((f"{'rivers':>6}", f"{len(setup.river_edges()):>6}"),
-                (f" {'size mix':<13}", f" {','.join(map(str, setup.size_mix)):<13}"),
+                (f" {'size mix':<13}", f" {_size_mix(setup):<13}"),
                 ("rows", " ".join(setup.rows)))
 
     def report_sections(self, store: Any, rows: Sequence[Any], top: int) -> list[str]:
         """The best boards, the races, what makes a board fair, the distributions."""
-        return _by_name(REPORT_SECTIONS)(self, store, rows, top)
+        from .report import layout_sections
+        return layout_sections(self, store, rows, top)
+
+
+def _size_mix(layout: Layout) -> str:
+    return ",".join(map(str, layout.size_mix))      # "3,3,5,5,7,7"
+
 
 KIWARA = KiwaraGame()

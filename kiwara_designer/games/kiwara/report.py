@@ -7,13 +7,11 @@ import html
 import time
 from typing import Sequence
 
+from ...core.game import Game
 from ...lab.report import (INK, MARGIN_B, MARGIN_R, MARGIN_T, PLOT_W, fmt, histogram_svg,
                            integer_bins, interval_cell, race_section, rate_bins, scatter_svg,
                            ticks)
-from ...core.game import Game
 from ...lab.store import RankedExperiment, Store
-from .game import KIWARA
-from .printing import board_thumbnail
 
 
 def effects_svg(explanation) -> str:
@@ -95,7 +93,7 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
     for i, r in enumerate(rows[:top], start=1):
         m, v, shape = r.metrics, r.values, r.descriptors
         body.append(
-            f"<tr><td>{i}</td><td class=board>{board_thumbnail(KIWARA.setup_from_key(r.setup))}<br>"
+            f"<tr><td>{i}</td><td class=board>{game.setup_picture(game.setup_from_key(r.setup))}<br>"
             f'<span class="note">layout {r.setup_id}</span>'
             f'<pre class="rows">{html.escape(r.setup)}</pre></td>'
             f"<td>{r.score:.3f}</td>"

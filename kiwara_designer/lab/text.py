@@ -149,6 +149,11 @@ def _setup_text(r, given: Game | None) -> str:
     return game.setup_text(game.setup_from_key(r.setup)) if game else " ".join(r.setup.split())
 
 
+def _key_words(game: Game, setup) -> str:
+    """The words of ``setup``'s key on one line (a Kiwara layout's rows)."""
+    return " ".join(game.setup_key(setup).split())
+
+
 def _ranked_numbers(r, shown: str, width: int = 12) -> tuple[str, str, str]:
     """The ranked value, the first-player win rate and the score, as text (``n/a`` for an
     experiment registered by a sweep stopped before its first game: no metrics yet)."""
@@ -189,5 +194,5 @@ def format_race(race) -> str:
         a = r.arm(arm)
         estimate = "n/a" if a.estimate is None else f"{a.estimate:.3f}"
         lines.append(f"{i:>4}  #{arm:<6}{estimate:>9}  [{a.low:.3f}, {a.high:.3f}] "
-                     f"{a.games:>7,}  {a.status:<9} {race.game.setup_text(race.setups[arm])}")
+                     f"{a.games:>7,}  {a.status:<9} {_key_words(race.game, race.setups[arm])}")
     return "\n".join(lines)

@@ -135,7 +135,7 @@ class KiwaraGame(GameBase):
                 "articulations": len(shape.articulation_territories), **shape.to_dict()}
 
     def setup_text(self, setup: Layout) -> str:
-        return " ".join(setup.rows)
+        return f"layout {' '.join(setup.rows)}"
 
     def setup_picture(self, setup: Layout) -> str:
         """The board's thumbnail, as the report draws it."""

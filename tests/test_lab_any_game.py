@@ -128,3 +128,19 @@ def test_play_settings_read_pairings_given_as_text():
     assert settings.pairing == Pairing("mcts:20", "greedy")
     assert (settings.skill, settings.skill_jobs) == (Pairing("greedy", "random"), 0)
     assert PlaySettings(skill_games=4).skill_jobs == 0      # no skill pairing, no skill games
+
+
+@pytest.mark.parametrize("name", ["kiwara", "awimbawe"])
+def test_every_registered_game_answers_the_labs_questions_about_its_setups(name):
+    from kiwara_designer.core.game import get_game
+    game = get_game(name)
+    setup = game.setup_from_key(game.setup_key(None))      # the setup it plays by default
+    assert isinstance(game.setup_noun, str) and game.setup_noun
+    described = game.setup_descriptors(setup)
+    assert json.loads(json.dumps(described)) == described   # stored as JSON as it is
+    text = game.setup_text(setup)
+    assert text and "\n" not in text
+    picture = game.setup_picture(setup)
+    assert picture is None or picture.startswith("<svg")
+    columns = game.rank_columns(setup)
+    assert all(len(header) == len(cell) for header, cell in columns[:-1])   # the last runs on

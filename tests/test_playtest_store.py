@@ -596,6 +596,21 @@ def test_a_file_of_the_last_version_1_schema_with_two_games_and_a_race(tmp_path)
         assert json.loads(described[KIWARA.setup_key(classic)])["size_mix"] == "3,3,5,5,7,7"
 
 
+def test_processes_opening_an_old_file_together_migrate_it_once(tmp_path):
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(OLD_FILE_SCRIPT)
+        conn.execute("INSERT INTO layouts VALUES (1, 'AB\nAB', 2, 2, '2,2', 2)")
+    script = ("from kiwara_designer.lab import Store\n"
+              f"with Store({str(db)!r}) as store:\n"
+              "    print(store.totals())\n")
+    openers = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+               for _ in range(3)]
+    said = {opener.communicate(timeout=60)[0] for opener in openers}
+    assert all(opener.returncode == 0 for opener in openers)
+    assert said == {"{'setups': 1, 'games': 2, 'summaries': 0, 'duplicates': 0}\n"}
+
+
 def _columns(db, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 

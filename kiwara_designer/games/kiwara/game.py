@@ -10,7 +10,6 @@ the play-test lab's Okapi and territory rows.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any, Sequence
 
 from ...core.game import GameBase, Metric, Outcome
@@ -22,10 +21,6 @@ from .state import KiwaraState, new_game
 from .variant import KiwaraVariant
 
 FIRST, SECOND = 0, 1
-# The report's picture of a layout is the prints' thumbnail, which the rules engine may not
-# import (the import contract in pyproject.toml): found by name when a report asks, as the
-# registry finds games.
-BOARD_THUMBNAIL = "kiwara_designer.games.kiwara.printing.thumbnail:board_thumbnail"
 
 
 def territory_holders(scoring: Scoring) -> tuple[int | None, ...]:
@@ -138,9 +133,9 @@ class KiwaraGame(GameBase):
         return f"layout {' '.join(setup.rows)}"
 
     def setup_picture(self, setup: Layout) -> str:
-        """The board's thumbnail, as the report draws it."""
-        module, _, name = BOARD_THUMBNAIL.partition(":")
-        return getattr(importlib.import_module(module), name)(setup)
+        """The board's thumbnail, as the report draws it (the prints load only for a report)."""
+        from .printing.thumbnail import board_thumbnail
+        return board_thumbnail(setup)
 
     def rank_columns(self, setup: Layout) -> tuple[tuple[str, str], ...]:
         """River segments, size mix and rows: what tells layouts apart at a glance."""

@@ -110,7 +110,7 @@ def main() -> None:
               f"({what} {n:,} in {seconds:.1f} s, cold, median of {args.runs})")
 
     seconds, out = median_cold(
-        "from kiwara_designer import Grid\n"
+        "from kiwara_designer.games.kiwara import Grid\n"
         "from kiwara_designer.games.kiwara.generator import count_layouts\n"
         "print(count_layouts(Grid(6, 5), 6, range(3, 10)))", args.runs)
     ours = int(out)

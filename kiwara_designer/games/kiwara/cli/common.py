@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ....core.io import source_label
 from ....core.numbers import parse_whole_list
 
 # A draw is held in memory whole (~7 kB and ~3 ms a layout).
@@ -23,7 +24,7 @@ def note_invalid(layout, name: str) -> bool:
     from ..validation import FREE_PLAY, validate
     problems = validate(layout, FREE_PLAY).problems
     if problems:
-        click.echo(f"kiwara: note: {name} is not a valid free-play layout: "
+        click.echo(f"kiwara: note: {source_label(name)} is not a valid free-play layout: "
                    f"{'; '.join(p.message for p in problems)}", err=True)
     return not problems
 

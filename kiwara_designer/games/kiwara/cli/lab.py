@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ....core.io import make_folder
+from ....core.io import make_folder, source_label
 from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....lab.metrics import metric_names
@@ -107,7 +107,7 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
         output.append({"layout": name, "rows": list(board.rows), **head,
                        "metrics": done.metrics.to_json()})
         if not as_json:
-            click.echo(format_metrics(done.metrics, f"{name}: {words}"))
+            click.echo(format_metrics(done.metrics, f"{source_label(name)}: {words}"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
     elif records:
@@ -147,8 +147,9 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
         output.append({"layout": name, "agents": pairing.name, "games": games, "seed": seed,
                        **result.to_json()})
         if not as_json:
-            click.echo(format_comparison(result, f"{name}: agents {pairing}, {games} games "
-                                                 f"per variant on the same seeds (seed {seed})"))
+            click.echo(format_comparison(result, f"{source_label(name)}: agents {pairing}, "
+                                                 f"{games} games per variant on the same seeds "
+                                                 f"(seed {seed})"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
 

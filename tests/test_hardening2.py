@@ -170,3 +170,46 @@ def test_options_read_numbers_as_everything_else_does():
         assert "--cell-mm" in result.output
     huge = run("layouts", "list", "--min-rivers", "9" * 30, "--limit", 1)
     assert huge.exit_code == 2 and "beyond the numbers the tool reads" in huge.output
+
+
+def test_every_count_and_real_option_of_the_lab_is_bounded_and_finite(tmp_path):
+    # points 1 and 7: race --first-round 1000000000 had no upper bound (memory grew 250 MB/s)
+    # and --tolerance nan accepted every layout ("separated after 0 games")
+    db = tmp_path / "r.sqlite"
+    race = ("race", "--from", "classic", "--db", db)
+    for args, words in (
+            (("--first-round", 1_000_000_000), "1000000000 is not in the range 1<=x<=1000000"),
+            (("--tolerance", "nan"), "'nan' is not a decimal number"),
+            (("--tolerance", "inf"), "'inf' is not a decimal number"),
+            (("--confidence", "1e400"), "inf is not in the range 0<x<1"),
+            (("--top", 10 ** 6), "1000000 is not in the range 1<=x<=100000"),
+            (("--seed", "٣"), "is not a whole number (digits 0-9)"),
+            (("--workers", "1_0"), "is not a whole number (digits 0-9)")):
+        result = run(*race, *args)
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+        assert words in result.output, result.output
+    assert not db.exists()
+    for args in (("playtest", "classic", "--precision", "nan"),
+                 ("awimbawe", "playtest", "--precision", "inf"),
+                 ("awimbawe", "cards", "-o", "-", "--bleed-mm", "nan"),
+                 ("awimbawe", "cards", "-o", "x.png", "--dpi", "٣٠٠"),
+                 ("awimbawe", "sweep", "--set", "hyenas_to_lose=3", "--db", db, "--top", "x"),
+                 ("rank", "--db", db, "--top", "1_0"), ("report", "--db", db, "-o", "-",
+                                                         "--top", "+3")):
+        result = run(*args)
+        assert result.exit_code == 2 and result.output.count("\n") == 1, (args, result.output)
+    from kiwara_designer.lab.racing import RaceSettings, RacingError
+    import pytest
+    with pytest.raises(RacingError, match="finite"):
+        RaceSettings(k=1, tolerance=float("nan")).check(3)
+
+
+def test_a_precision_too_fine_to_count_is_one_line():
+    # point 4: playtest --precision 1e-300 ended in ZeroDivisionError (1e-160: OverflowError)
+    for game in (("playtest", "classic"), ("awimbawe", "playtest")):
+        for fine in ("1e-300", "1e-160"):
+            result = run(*game, "--precision", fine)
+            assert result.exit_code == 2 and result.output == (
+                f"kiwara: error: a precision of ±{float(fine):g} may need more games than can "
+                f"be counted (at a 50 % win rate), more than the 20,000 played at most; ask for "
+                f"±0.007 or more\n"), result.output

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..commands import EXIT_NEGATIVE
+from ..commands import EXIT_NEGATIVE, Whole
 from ..core.game import game_names, get_game
 from ..core.io import write_text
 from ..core.numbers import plural
@@ -30,7 +30,7 @@ def _ranked_json(rank: int, r) -> dict:
 
 @click.command()
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
-@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--top", type=Whole(min=1, beyond_is_most=True), default=20, show_default=True)
 @click.option("--by", "by", default="score", show_default=True,
               type=click.Choice(all_metric_names()),
               help="Metric to rank by (of every game: experiments whose game does not measure "
@@ -98,7 +98,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="HTML file to write; - for stdout.")
-@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+@click.option("--top", type=Whole(min=1, beyond_is_most=True), default=12, show_default=True,
               help="Layouts drawn as boards.")
 def report(db, output, top) -> None:
     """Write a self-contained HTML report (inline SVG, no network) of a results database.

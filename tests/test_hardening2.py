@@ -213,3 +213,51 @@ def test_a_precision_too_fine_to_count_is_one_line():
                 f"kiwara: error: a precision of ±{float(fine):g} may need more games than can "
                 f"be counted (at a 50 % win rate), more than the 20,000 played at most; ask for "
                 f"±0.007 or more\n"), result.output
+
+
+def test_one_game_has_no_interval_sd_or_test():
+    # point 9: compare --games 1 printed [-37.0, -37.0] sd 0.0 and a paired t with p = 1; an
+    # absolute margin's interval reached below 0
+    from kiwara_designer.core.stats import paired_t_test, summarise, two_proportion_z_test
+    one = summarise([-37.0])
+    assert (one.mean, one.std, one.low, one.high) == (-37.0, None, None, None)
+    assert (paired_t_test([26.0]).statistic, paired_t_test([26.0]).p_value) == (None, None)
+    assert two_proportion_z_test(0, 1, 1, 1).p_value is None
+    assert summarise([0.0, 7.0, 14.0], (0.0, float("inf"))).low == 0.0
+    text = run("compare", "--variant", "classic", "--variant", "totem_1_2", "--games", 1, "-j", 1)
+    assert text.exit_code == 0, text.output
+    assert "1 game per variant" in text.output
+    assert "-37.0  [n/a]  sd n/a" in text.output and "[-37.0, -37.0]" not in text.output
+    assert "t = n/a, p = n/a" in text.output and "(no t interval over 1 game)" in text.output
+    data = json.loads(run("compare", "--variant", "classic", "--variant", "totem_1_2",
+                          "--games", 1, "-j", 1, "--json").output)
+    assert data["score_margin_test"] == {"test": "paired t (mean difference)",
+                                         "statistic": None, "p_value": None}
+    margin = data["metrics"]["classic"]["score_margin"]
+    assert (margin["std"], margin["low"], margin["high"]) == (None, None, None)
+    two = json.loads(run("playtest", "classic", "--games", 2, "--skill-games", 0, "-j", 1,
+                         "--json").output)["metrics"]
+    assert two["abs_score_margin"]["low"] >= 0 and two["decisiveness"]["low"] >= 0
+
+
+def test_lab_lines_count_in_words_and_numbers_alike(tmp_path, monkeypatch):
+    # point 23: "1 workers", "1 layouts", "best//", "2,000 games wanted: 1232 played",
+    # --set nosuch=1,2 reported as --set nosuch=1
+    from types import SimpleNamespace
+
+    from kiwara_designer.commands import summary_line
+    monkeypatch.chdir(tmp_path)
+    race = run("race", "--from", "classic", "--db", "r.sqlite", "--top", 1, "--agents",
+               "random", "-j", 1, "--first-round", 2)
+    assert "race: 1 layout, top 1" in race.output and "(1 worker)" in race.output
+    run("sweep", "--from", "classic", "--db", "r.sqlite", "--games", 2, "--agents", "random",
+        "--skill-games", 0, "-j", 1)
+    exported = run("rank", "--db", "r.sqlite", "--export", "best/")
+    assert exported.stderr == "2 files written to best/\n"
+    summary = SimpleNamespace(setups=1, games_wanted=2000, games_already_stored=1232,
+                              games_played=768, games_stored=768, seconds=1.0, workers=1)
+    assert summary_line(summary, "layout") == ("1 layout, 2,000 games wanted: 1,232 already "
+                                               "stored, 768 played, 768 stored in 1.0 s "
+                                               "(1 worker)")
+    unknown = run("awimbawe", "sweep", "--set", "nosuch=1,2", "--db", "a.sqlite")
+    assert unknown.output == "kiwara: error: --set nosuch: unknown key 'nosuch'\n"

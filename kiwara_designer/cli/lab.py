@@ -3,6 +3,7 @@ game's experiments (``--game`` picks one), so they belong to no game's group."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -91,7 +92,8 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
         click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
     if export_dir:
         written = export_layouts(rows, export_dir, options)
-        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+        click.echo(f"{plural(len(written), 'file')} written to {os.path.join(export_dir, '')}",
+                   err=True)           # best/ whether given as best or best/
 
 
 @click.command()

@@ -10,6 +10,7 @@ import sys
 import click
 
 from .play import VARIANT_HELP, _variant, awimbawe
+from ....core.numbers import plural
 from ....commands import (Real, Whole, agents_help, describe_playtest, lab_options, parse_settings, progress_bar,
                           scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
                           two_variants)
@@ -110,8 +111,8 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
         click.echo(json.dumps({"game": "awimbawe", "agents": pairing.name, "games": games,
                                "seed": seed, **result.to_json()}, indent=2))
         return
-    click.echo(format_comparison(result, f"awimbawe: agents {pairing}, {games} matches per "
-                                         f"variant on the same seeds (seed {seed})"))
+    click.echo(format_comparison(result, f"awimbawe: agents {pairing}, "
+                                         f"{plural(games, 'match', 'matches')} per variant on the same seeds (seed {seed})"))
 
 
 @awimbawe.command("sweep")

@@ -397,7 +397,7 @@ def test_a_file_of_the_first_schema_is_migrated_and_read(tmp_path):
                                                  "WHERE type = 'table'")}
         assert {"setups", "games"} <= tables and "layouts" not in tables
         assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
-                                ).fetchone()[0] == "2"
+                                ).fetchone()[0] == "3"
         # keyed as Kiwara's, described by the game
         (game, key, described), = store.db.execute("SELECT game, setup, descriptors FROM setups")
         assert (game, key) == ("kiwara", KIWARA.setup_key(classic))
@@ -705,3 +705,68 @@ def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(
         assert json.loads(ranked[0].variant_rules) in ({}, {"hyenas_to_lose": 3})
         # Kiwara's own metrics are not Awimbawé's: no row ranks by them
         assert store.ranked("contestedness") == []
+
+
+def _both_games_store(db):
+    """A store where Awimbawé's default rules (swept as hyenas_to_lose=4, its default) were
+    written first, then Kiwara's classic layout under its default rules."""
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    for args in (("awimbawe", "sweep", "--set", "hyenas_to_lose=4", "--games", 2,
+                  "--skill-games", 0, "--agents", "random", "-j", 1, "--db", db),
+                 ("sweep", "--from", "classic", "--games", 2, "--skill-games", 0, "--agents",
+                  "random", "-j", 1, "--db", db)):
+        result = CliRunner().invoke(main, [*map(str, args)])
+        assert result.exit_code == 0, result.output
+
+
+def test_each_game_has_its_own_variants(tmp_path):
+    # issue 22 point 10: both games' default rules were one variants row ({}), named by the game
+    # that wrote first: Kiwara's classic games showed as "classic:hyenas_to_lose=4" and
+    # rank --variant classic found nothing
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    db = tmp_path / "both.sqlite"
+    _both_games_store(db)
+    with Store(db) as store:
+        assert sorted(store.db.execute("SELECT game, name, spec FROM variants")) == [
+            ("awimbawe", "classic:hyenas_to_lose=4", "{}"), ("kiwara", "classic", "{}")]
+        assert {(r.game, r.variant) for r in store.ranked()} == {
+            ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
+    ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--variant", "classic",
+                                       "--json"])
+    assert ranked.exit_code == 0 and [r["game"] for r in json.loads(ranked.output)] == ["kiwara"]
+
+
+def test_a_version_2_file_with_one_shared_variant_is_split_by_game(tmp_path):
+    # issue 22 point 10: a file written before variants were keyed by game is migrated: the game
+    # that played the shared row first keeps it, the other gets its own, its games moved to it
+    db = tmp_path / "v2.sqlite"
+    _both_games_store(db)
+    with sqlite3.connect(db) as conn:          # back to version 2: one row for both games' {}
+        conn.executescript("""
+            UPDATE games SET variant_id = 1; UPDATE experiments SET variant_id = 1;
+            UPDATE metric_summaries SET variant_id = 1; UPDATE races SET variant_id = 1;
+            CREATE TABLE v2 (id INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                             spec TEXT NOT NULL UNIQUE);
+            INSERT INTO v2 SELECT id, name, spec FROM variants WHERE id = 1;
+            DROP TABLE variants; ALTER TABLE v2 RENAME TO variants;
+            UPDATE meta SET value = '2' WHERE key = 'schema_version';""")
+        before = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    with Store(db) as store:
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                ).fetchone()[0] == "3"
+        assert sorted(store.db.execute("SELECT id, game, name, spec FROM variants")) == [
+            (1, "awimbawe", "classic:hyenas_to_lose=4", "{}"), (2, "kiwara", "classic", "{}")]
+        assert store.totals()["games"] == before
+        by_game = dict(store.db.execute(
+            "SELECT s.game, GROUP_CONCAT(DISTINCT g.variant_id) FROM games g JOIN setups s "
+            "ON s.id = g.setup_id GROUP BY s.game"))
+        assert by_game == {"awimbawe": "1", "kiwara": "2"}
+        store.refresh_summaries()
+        assert {(r.game, r.variant) for r in store.ranked()} == {
+            ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
+        assert store.integrity_ok()
+        assert not store.db.execute("PRAGMA foreign_key_check").fetchall()

@@ -10,12 +10,13 @@ Safety, which is the point of this module:
 * a busy timeout, so two sweeps on one database wait for each other's short write transactions
   instead of failing.
 
-The schema (version 2, :data:`SCHEMA`) knows no game. An experiment is (setup, variant, agent
+The schema (version 3, :data:`SCHEMA`) knows no game. An experiment is (setup, variant, agent
 pairing). A setup is what a game starts from beside its rules (a Kiwara layout, an Awimbawé
 deal): a row of ``setups`` keyed by its game's name and the game's key for it
 (``Game.setup_key``), with the game's descriptors of it as JSON (``Game.setup_descriptors``).
 ``games`` holds the neutral fields of each game and the game's own statistics as JSON;
-``variants`` the rules that differ from the game's defaults, as JSON; ``experiments`` what a
+``variants`` the rules that differ from a game's defaults, as JSON, each row a game's (keyed by
+the game and that JSON: two games' default rules are two variants); ``experiments`` what a
 sweep set out to measure; ``metric_summaries`` the metrics of each experiment; ``races`` each
 race's settings and outcome.
 
@@ -24,7 +25,9 @@ ids in ``layout_id`` columns, and Kiwara's statistics in ``games`` columns of th
 the ``stats`` column) are migrated when opened, in one transaction: each table is copied into
 the schema above, the columns an old table has beyond it going into the JSON beside (a setup's
 descriptors, a game's statistics), so every old game is read and a sweep resumes. The legacy
-columns are read, never written; an older kiwara no longer opens a migrated file.
+columns are read, never written; an older kiwara no longer opens a migrated file. Files of
+version 2 (one ``variants`` row for every game's rules of the same JSON) are migrated the same
+way: a row that two games played is split (``_key_variants_by_game``).
 """
 from __future__ import annotations
 
@@ -41,8 +44,8 @@ from ..core.errors import KiwaraError
 from .matches import GameResult, Pairing, resolve_game
 from .metrics import NEUTRAL_VALUES, Metrics, all_metric_names, compute_metrics, metric_names
 
-SCHEMA_VERSION = 2
-MIGRATED_VERSIONS = ("1",)     # older schemas this kiwara migrates when it opens them
+SCHEMA_VERSION = 3
+MIGRATED_VERSIONS = ("1", "2")     # older schemas this kiwara migrates when it opens them
 BUSY_TIMEOUT_MS = 60_000
 ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                       "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -58,8 +61,10 @@ CREATE TABLE IF NOT EXISTS setups (
 );
 CREATE TABLE IF NOT EXISTS variants (
     id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,                    -- the game whose rules these are
     name TEXT NOT NULL,
-    spec TEXT NOT NULL UNIQUE              -- JSON of the rule parameters that differ from classic
+    spec TEXT NOT NULL,                    -- JSON of the rule parameters that differ from classic
+    UNIQUE (game, spec)
 );
 CREATE TABLE IF NOT EXISTS agent_configs (
     id INTEGER PRIMARY KEY,
@@ -243,35 +248,89 @@ class Store:
         return row[0] if row else None
 
     def _migrate(self) -> None:
-        """Copy a version-1 file into today's schema (see the module's docstring), once: two
-        processes opening it together queue on the write lock, and the second finds it done."""
+        """Copy a file of an older version into today's schema (see the module's docstring),
+        once: two processes opening it together queue on the write lock, and the second finds
+        it done."""
         if self._version() not in MIGRATED_VERSIONS:
             return
         self.db.execute("PRAGMA foreign_keys = OFF")     # the old tables go while referenced
         with self.transaction() as db:
-            if self._version() not in MIGRATED_VERSIONS:
+            version = self._version()
+            if version not in MIGRATED_VERSIONS:
                 return
-            old = self._tables()
-            self._check_v1_columns(old)
-            for table in V1_TABLES:
-                if table in old:
-                    db.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                db.execute(statement)
-            self._copy_setups(db)
-            self._copy_games(db, old["games"])
-            for table in ("experiments", "metric_summaries"):
-                columns = [c for c in _columns(db, table) if c != "setup_id"]
-                db.execute(f"INSERT INTO {table} (setup_id, {', '.join(columns)}) SELECT "
-                           f"{V1_SETUP_ID}, {', '.join(columns)} FROM v1_{table}")
-            if "races" in old:
-                db.execute("INSERT INTO races SELECT id, variant_id, agents_id, master_seed, "
-                           f"settings, {V1_SETUPS}, result, finished_at FROM v1_races")
-            for table in V1_TABLES:
-                if table in old:
-                    db.execute(f'DROP TABLE "v1_{table}"')
+            if version == "1":
+                self._migrate_v1(db)
+            self._key_variants_by_game(db)
             db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                        (str(SCHEMA_VERSION),))
+
+    def _migrate_v1(self, db: sqlite3.Connection) -> None:
+        """Version 1 → 2: setups of any game, the statistics of a game as JSON."""
+        old = self._tables()
+        self._check_v1_columns(old)
+        for table in V1_TABLES:
+            if table in old:
+                db.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            db.execute(statement)
+        self._copy_setups(db)
+        self._copy_games(db, old["games"])
+        for table in ("experiments", "metric_summaries"):
+            columns = [c for c in _columns(db, table) if c != "setup_id"]
+            db.execute(f"INSERT INTO {table} (setup_id, {', '.join(columns)}) SELECT "
+                       f"{V1_SETUP_ID}, {', '.join(columns)} FROM v1_{table}")
+        if "races" in old:
+            db.execute("INSERT INTO races SELECT id, variant_id, agents_id, master_seed, "
+                       f"settings, {V1_SETUPS}, result, finished_at FROM v1_races")
+        for table in V1_TABLES:
+            if table in old:
+                db.execute(f'DROP TABLE "v1_{table}"')
+
+    @staticmethod
+    def _key_variants_by_game(db: sqlite3.Connection) -> None:
+        """Version 2 → 3: a variant is a game's. Before, two games' rules of the same spec (both
+        defaults: ``{}``) were one row, named by whichever game wrote first; such a row is split,
+        the game that played it first keeping its id and name, each other game getting a row of
+        its own (named ``classic`` for the defaults, else the same name) and its games,
+        experiments, summaries and races moved to it."""
+        if "game" in _columns(db, "variants"):
+            return
+        old = db.execute("SELECT id, name, spec FROM variants ORDER BY id").fetchall()
+        games_of = dict(db.execute("SELECT id, game FROM setups"))
+        first = {}          # variant id → {game: when first played}
+        for vid, sid, at in db.execute(
+                "SELECT variant_id, setup_id, MIN(finished_at) FROM games "
+                "GROUP BY variant_id, setup_id UNION ALL SELECT variant_id, setup_id, NULL FROM "
+                "experiments UNION ALL SELECT variant_id, setup_id, NULL FROM metric_summaries"):
+            game, when = games_of.get(sid), at if at is not None else float("inf")
+            if game is not None:
+                seen = first.setdefault(vid, {})
+                seen[game] = min(seen.get(game, when), when)
+        races = db.execute("SELECT id, variant_id, setups FROM races").fetchall()
+        for rid, vid, setups in races:
+            ids = json.loads(setups)
+            if ids and games_of.get(ids[0]) is not None:
+                first.setdefault(vid, {}).setdefault(games_of[ids[0]], float("inf"))
+        only = set(games_of.values())
+        lone = only.pop() if len(only) == 1 else V1_GAME
+        db.execute("DROP TABLE variants")
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            db.execute(statement)
+        for vid, name, spec in old:
+            users = sorted(first.get(vid, {lone: 0}).items(), key=lambda item: (item[1], item[0]))
+            db.execute("INSERT INTO variants (id, game, name, spec) VALUES (?, ?, ?, ?)",
+                       (vid, users[0][0], name, spec))
+            for game, _ in users[1:]:
+                new = db.execute("INSERT INTO variants (game, name, spec) VALUES (?, ?, ?)",
+                                 (game, "classic" if spec == "{}" else name, spec)).lastrowid
+                for table in ("games", "experiments", "metric_summaries"):
+                    db.execute(f"UPDATE {table} SET variant_id = ? WHERE variant_id = ? AND "
+                               f"setup_id IN (SELECT id FROM setups WHERE game = ?)",
+                               (new, vid, game))
+                for rid, raced, setups in races:
+                    ids = json.loads(setups)
+                    if raced == vid and ids and games_of.get(ids[0]) == game:
+                        db.execute("UPDATE races SET variant_id = ? WHERE id = ?", (new, rid))
 
     def _check_v1_columns(self, old: dict[str, set[str]]) -> None:
         """A version-1 file holds today's tables under their old names, but for what the
@@ -421,11 +480,15 @@ class Store:
             row = self.db.execute(select, (game.name, key)).fetchone()
         return row[0]
 
-    def variant_id(self, variant: Any) -> int:
+    def variant_id(self, variant: Any, game: Game | None = None) -> int:
+        """The id of ``variant`` of ``game`` (default: the default game): each game's rules are
+        its own, even when two games' specs read alike (both defaults are ``{}``)."""
         name, spec = variant_identity(variant)
-        return self._get_or_insert("SELECT id FROM variants WHERE spec = ?",
-                                   "INSERT OR IGNORE INTO variants (name, spec) VALUES (?, ?)",
-                                   (spec,), (name, spec))
+        played = resolve_game(game).name
+        return self._get_or_insert(
+            "SELECT id FROM variants WHERE game = ? AND spec = ?",
+            "INSERT OR IGNORE INTO variants (game, name, spec) VALUES (?, ?, ?)",
+            (played, spec), (played, name, spec))
 
     def agents_id(self, pairing: Pairing) -> int:
         return self._get_or_insert(
@@ -436,9 +499,8 @@ class Store:
     def experiment(self, setup: Any, variant: Any, pairing: Pairing,
                    game: Game | None = None) -> Experiment:
         """The experiment of ``pairing`` playing ``game`` (default: the default game) from
-        ``setup`` under ``variant``, registered if new. A variant's rules are read by the game
-        of the setup it is played on (the variants table is shared by every game)."""
-        return Experiment(self.setup_id(setup, game), self.variant_id(variant),
+        ``setup`` under ``variant``, registered if new (a variant is its game's)."""
+        return Experiment(self.setup_id(setup, game), self.variant_id(variant, game),
                           self.agents_id(pairing))
 
     # -- games ---------------------------------------------------------------------------------

@@ -261,3 +261,19 @@ def test_lab_lines_count_in_words_and_numbers_alike(tmp_path, monkeypatch):
                                                "(1 worker)")
     unknown = run("awimbawe", "sweep", "--set", "nosuch=1,2", "--db", "a.sqlite")
     assert unknown.output == "kiwara: error: --set nosuch: unknown key 'nosuch'\n"
+
+
+def test_rank_by_a_metric_no_stored_game_measures_says_so(tmp_path):
+    # point 11: rank --by okapi_taker_win_rate on an Awimbawé-only store said "no play-tested
+    # layouts yet", exit 0
+    db = tmp_path / "aw.sqlite"
+    run("awimbawe", "sweep", "--set", "hyenas_to_lose=3", "--games", 2, "--skill-games", 0,
+        "--agents", "random", "-j", 1, "--db", db)
+    for extra in ((), ("--json",)):
+        result = run("rank", "--db", db, "--by", "okapi_taker_win_rate", *extra)
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.startswith(
+            f"kiwara: {db}: okapi_taker_win_rate is not measured by the game it holds (a metric "
+            f"of kiwara); awimbawe measures: score, balance, ")
+        assert "round1_leader_balance" in result.stderr and result.stderr.count("\n") == 1
+    assert run("rank", "--db", db, "--by", "decisiveness").exit_code == 0

@@ -73,8 +73,12 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     with open_store(db, must_exist=True) as store:
         store.refresh_summaries()
         rows = store.ranked(by, top, not ascending, variant_name, agents, game)
-        # a filter that matches nothing is told apart from an empty database
+        # a filter that matches nothing is told apart from an empty database, and a metric
+        # that none of its games measures from both
         everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
+        stored = sorted({r.game for r in store.ranked()}) if not rows else []
+    if not rows and stored and not everything:
+        _refuse_foreign_metric(db, by, stored)
     if as_json:
         click.echo(json.dumps([_ranked_json(i, r) for i, r in enumerate(rows, 1)], indent=2))
     elif rows:
@@ -94,6 +98,29 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
         written = export_layouts(rows, export_dir, options)
         click.echo(f"{plural(len(written), 'file')} written to {os.path.join(export_dir, '')}",
                    err=True)           # best/ whether given as best or best/
+
+
+def _refuse_foreign_metric(db: str, by: str, stored: list[str]) -> None:
+    """Exit 1 if no game of the store measures ``by`` (Kiwara's Okapi rate of an Awimbawé-only
+    store said "no play-tested layouts yet"), naming the stored games and what they measure."""
+    from ..lab.metrics import metric_names
+    from ..lab.store import StoreError, game_named
+    measured: dict[str, tuple[str, ...]] = {}
+    for name in stored:
+        try:
+            measured[name] = metric_names(game_named(name))
+        except StoreError:              # a game this kiwara does not know: its values tell
+            return
+    if any(by in names for names in measured.values()):
+        return
+    owners = [name for name in game_names() if by in metric_names(get_game(name))]
+    whose = f" (a metric of {', '.join(owners)})" if owners else ""
+    games = ", ".join(stored)
+    click.echo(f"kiwara: {db}: {by} is not measured by the game{'s' if len(stored) > 1 else ''} "
+               f"it holds{whose}; {games} measure{'s' if len(stored) == 1 else ''}: "
+               + ", ".join(dict.fromkeys(m for names in measured.values() for m in names)),
+               err=True)
+    sys.exit(EXIT_NEGATIVE)
 
 
 @click.command()

@@ -277,3 +277,20 @@ def test_rank_by_a_metric_no_stored_game_measures_says_so(tmp_path):
             f"of kiwara); awimbawe measures: score, balance, ")
         assert "round1_leader_balance" in result.stderr and result.stderr.count("\n") == 1
     assert run("rank", "--db", db, "--by", "decisiveness").exit_code == 0
+
+
+def test_a_damaged_store_says_rerunning_cannot_repair_it(tmp_path):
+    # point 13: a corrupted page said "(stored games are kept; rerun to resume)"
+    db = tmp_path / "c.sqlite"
+    sweep = ("sweep", "--from", "classic", "--db", db, "--skill-games", 0, "--agents", "random",
+             "-j", 1)
+    assert run(*sweep, "--games", 40).exit_code == 0
+    size = db.stat().st_size
+    with open(db, "r+b") as f:
+        f.seek(size - 2 * 4096)
+        f.write(b"\xff" * 4096)
+    result = run(*sweep, "--games", 80)
+    assert result.exit_code == 2 and result.output == (
+        f"kiwara: error: {db}: database disk image is malformed (the file is damaged and "
+        f"rerunning cannot repair it: recover what it holds with sqlite3 {db} .recover | "
+        f"sqlite3 recovered.sqlite, or start a new database)\n")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shlex
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from .metrics import NEUTRAL_VALUES, Metrics, all_metric_names, compute_metrics,
 SCHEMA_VERSION = 3
 MIGRATED_VERSIONS = ("1", "2")     # older schemas this kiwara migrates when it opens them
 BUSY_TIMEOUT_MS = 60_000
+DAMAGE_ERRORS = ("SQLITE_CORRUPT", "SQLITE_NOTADB")     # a file no rerun repairs
 ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                       "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
 
@@ -433,11 +435,20 @@ class Store:
     def __exit__(self, kind, value, tb) -> None:
         self.close()
         # The machine's fault (disk full, locked past the busy timeout, I/O error), not a bug:
-        # one line naming the file. Every committed game is safe; a rerun resumes.
+        # one line naming the file. Every committed game is safe; a rerun resumes. A damaged
+        # file is another matter: no rerun repairs it.
         if isinstance(value, sqlite3.Error) and str(
                 getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
-            raise StoreError(f"{self.path}: {value} (stored games are kept; rerun to resume)"
-                             ) from None
+            raise StoreError(f"{self.path}: {value} ({self._remedy(value)})") from None
+
+    def _remedy(self, error: sqlite3.Error) -> str:
+        """What can be done about ``error``: wait and rerun, or, for a damaged file, recover
+        what it holds into a new database (rerunning cannot repair it)."""
+        if str(getattr(error, "sqlite_errorname", "")).startswith(DAMAGE_ERRORS):
+            return (f"the file is damaged and rerunning cannot repair it: recover what it holds "
+                    f"with sqlite3 {shlex.quote(self.path)} .recover | sqlite3 "
+                    f"recovered.sqlite, or start a new database")
+        return "stored games are kept; rerun to resume"
 
     # -- transactions ---------------------------------------------------------------------------
     class _Transaction:

@@ -294,3 +294,59 @@ def test_a_damaged_store_says_rerunning_cannot_repair_it(tmp_path):
         f"kiwara: error: {db}: database disk image is malformed (the file is damaged and "
         f"rerunning cannot repair it: recover what it holds with sqlite3 {db} .recover | "
         f"sqlite3 recovered.sqlite, or start a new database)\n")
+
+
+def _store_with_stale_summaries(db):
+    run("sweep", "--from", "classic", "--db", db, "--games", 4, "--skill-games", 0, "--agents",
+        "random", "-j", 1)
+    import sqlite3
+    with sqlite3.connect(db) as conn:          # as a sweep killed before its summaries
+        conn.execute("DELETE FROM metric_summaries")
+    conn.close()
+
+
+def test_reading_commands_never_create_or_change_a_file(tmp_path, monkeypatch):
+    # point 12: `: > notes.txt; kiwara rank --db notes.txt` made the empty file a 77 KB
+    # database, exit 0; rank, report and explain open the store read-only
+    import hashlib
+    import sqlite3
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_bytes(b"")
+    (tmp_path / "hello.txt").write_text("hello\n")
+    with sqlite3.connect(tmp_path / "other.db") as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    with sqlite3.connect(tmp_path / "blank.db") as conn:
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    refused = {"notes.txt": "an empty file, not a results database (kiwara sweep or race "
+                            "creates one)",
+               "hello.txt": "not a results database (not an SQLite file)",
+               "other.db": "not a kiwara results database (it holds tables t)",
+               "blank.db": "not a kiwara results database (it holds no tables)"}
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for name, words in refused.items():
+        for command in (("rank",), ("report", "-o", "-"), ("explain",)):
+            result = run(*command, "--db", name)
+            assert (result.exit_code, result.output) == (2, f"kiwara: error: {name}: {words}\n")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    # a store whose summaries are stale is read as it is: the summaries are brought up to date
+    # for the reading only
+    _store_with_stale_summaries("r.sqlite")
+    digest = hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest()
+    ranked = run("rank", "--db", "r.sqlite", "--json")
+    assert ranked.exit_code == 0 and json.loads(ranked.output)[0]["games"] == 4
+    assert run("report", "--db", "r.sqlite", "-o", "-").exit_code == 0
+    assert hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest() == digest
+    with sqlite3.connect("r.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM metric_summaries").fetchone() == (0,)
+    conn.close()
+    # where SQLite cannot make its WAL index (a read-only mount), the file is read as immutable
+    import os
+    for side in ("r.sqlite-wal", "r.sqlite-shm"):      # left by SQLite's read-only readers
+        (tmp_path / side).unlink(missing_ok=True)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if mode == os.W_OK
+                        else real_access(path, mode, **kw))
+    assert json.loads(run("rank", "--db", "r.sqlite", "--json").output)[0]["games"] == 4
+    assert not (tmp_path / "r.sqlite-shm").exists()       # immutable: no index made

@@ -770,3 +770,35 @@ def test_a_version_2_file_with_one_shared_variant_is_split_by_game(tmp_path):
             ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
         assert store.integrity_ok()
         assert not store.db.execute("PRAGMA foreign_key_check").fetchall()
+
+
+def test_a_reading_command_reads_an_old_file_without_migrating_it(tmp_path):
+    # issue 22 point 12: rank, report and explain open the store read-only; a file of an older
+    # schema is migrated in a copy in memory, the file left as it was (a sweep upgrades it)
+    import hashlib
+
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    from kiwara_designer.games.kiwara import KIWARA
+    from kiwara_designer.games.kiwara.formats import load_layout
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(OLD_FILE_SCRIPT)
+        conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25)",
+                     (KIWARA.setup_key(load_layout("classic")),))
+    conn.close()
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--json"])
+    assert ranked.exit_code == 0, ranked.output
+    (row,) = json.loads(ranked.output)
+    assert (row["games"], row["variant"]) == (2, "classic")
+    assert CliRunner().invoke(main, ["report", "--db", str(db), "-o", "-"]).exit_code == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                            ).fetchone() == ("1",)
+    conn.close()
+    with Store(db) as store:                   # a writing opener upgrades it
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                ).fetchone() == ("3",)

@@ -70,7 +70,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
 
     game = get_game(game_name) if game_name else None
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         rows = store.ranked(by, top, not ascending, variant_name, agents, game)
         # a filter that matches nothing is told apart from an empty database, and a metric
@@ -138,7 +138,7 @@ def report(db, output, top) -> None:
     """
     from ..lab import open_store, render_report
 
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
     if output == "-":

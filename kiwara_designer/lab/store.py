@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shlex
 import sqlite3
 import time
@@ -48,6 +49,7 @@ from .metrics import NEUTRAL_VALUES, Metrics, all_metric_names, compute_metrics,
 SCHEMA_VERSION = 3
 MIGRATED_VERSIONS = ("1", "2")     # older schemas this kiwara migrates when it opens them
 BUSY_TIMEOUT_MS = 60_000
+SQLITE_HEADER = b"SQLite format 3\x00"
 DAMAGE_ERRORS = ("SQLITE_CORRUPT", "SQLITE_NOTADB")     # a file no rerun repairs
 ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                       "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -193,8 +195,13 @@ class RankedExperiment:
 class Store:
     """A results database. Open one per process (``sqlite3`` connections do not cross processes)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
+        # read_only (rank, report, explain): the file is opened with SQLite's mode=ro and never
+        # created, migrated or written; summaries brought up to date live in a TEMP table
+        self.read_only = read_only
+        if read_only:
+            self._check_readable_file()
         # SQLite answers "database is locked" at once, without waiting on the busy timeout, in a
         # few moments of opening (another process switching the file to WAL, or the last
         # connection cleaning up as it closes): two sweeps started together on one new database
@@ -216,7 +223,7 @@ class Store:
                 raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
-        if mode.lower() != "wal":
+        if mode.lower() != "wal" and not read_only:
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
         if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
@@ -226,11 +233,16 @@ class Store:
     def _open(self) -> tuple[str, Any]:
         """Connect, migrate an older file or create the tables if new; the journal mode and the
         stored schema version."""
+        if self.read_only:
+            return self._open_read_only()
         self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
                                   isolation_level=None)   # we issue BEGIN / COMMIT ourselves
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self._refuse_foreign_database()   # before anything is written into it
-        mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        return self._prepare(self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+
+    def _prepare(self, mode: str) -> tuple[str, Any]:
+        """Migrate an older file, create the tables if new (a writing connection)."""
         self.db.execute("PRAGMA synchronous = NORMAL")
         self._migrate()
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -242,6 +254,61 @@ class Store:
         version = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         self._check_seeding()
         return mode, version
+
+    def _check_readable_file(self) -> None:
+        """A reading command's file: it must exist and be an SQLite database (an empty or
+        text file is refused before SQLite would make a database of it)."""
+        path = Path(self.path)
+        if not path.exists():
+            raise StoreError(f"{self.path}: no such results database")
+        if path.is_dir():
+            raise StoreError(f"{self.path}: a directory, not a results database")
+        try:
+            with open(path, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read it: {exc.strerror}") from None
+        if not head:
+            raise StoreError(f"{self.path}: an empty file, not a results database (kiwara sweep "
+                             f"or race creates one)")
+        if head != SQLITE_HEADER:
+            raise StoreError(f"{self.path}: not a results database (not an SQLite file)")
+
+    def _open_read_only(self) -> tuple[str, Any]:
+        """Connect with SQLite's mode=ro (so a read-only mount works too). A file of an older
+        schema is not migrated in place: it is copied into memory and the copy migrated. The
+        summaries are shadowed by a TEMP table, where the stale ones are recomputed."""
+        # SQLite reads a WAL file through an index (-shm) it makes beside it; where it cannot
+        # (a read-only mount) and no writer is at work (no -wal), nobody can change the file
+        # while it is read: it is opened as immutable
+        where = Path(self.path).absolute()
+        fixed = not os.access(where.parent, os.W_OK) and not Path(f"{where}-wal").exists()
+        uri = where.as_uri() + "?mode=ro" + ("&immutable=1" if fixed else "")
+        self.db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                  isolation_level=None)
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._refuse_foreign_database()
+        version = self._version()
+        if version is None:
+            raise StoreError(f"{self.path}: not a kiwara results database (it holds no tables)")
+        mode = self.db.execute("PRAGMA journal_mode").fetchone()[0]
+        if version in MIGRATED_VERSIONS:      # read as it is: migrated in a copy, in memory
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            self.db.backup(memory)
+            self.db.close()
+            self.db = memory
+            return self._prepare(mode)
+        self.db.execute("PRAGMA temp_store = MEMORY")
+        columns = ", ".join(_columns(self.db, "metric_summaries"))
+        self.db.execute(_table_statement("metric_summaries").replace(
+            "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE", 1))
+        self.db.execute(f"INSERT INTO temp.metric_summaries ({columns}) SELECT {columns} FROM "
+                        f"main.metric_summaries")
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        self.paired_seeding = bool(self.db.execute(
+            "SELECT 1 FROM meta WHERE key = 'game_seeding'").fetchone()) or not self.db.execute(
+            "SELECT 1 FROM games LIMIT 1").fetchone()
+        return mode, row
 
     def _version(self) -> str | None:
         if "meta" not in self._tables():
@@ -720,7 +787,15 @@ def _schema_columns() -> dict[str, set[str]]:
         db.close()
 
 
-def open_store(path: str | Path, must_exist: bool = False) -> Store:
+def _table_statement(name: str) -> str:
+    """The CREATE statement of table ``name`` in :data:`SCHEMA`."""
+    return next(statement.strip() for statement in SCHEMA.split(";")
+                if f"EXISTS {name} (" in statement)
+
+
+def open_store(path: str | Path, must_exist: bool = False, read_only: bool = False) -> Store:
+    """The store at ``path``; ``read_only`` (what rank, report and explain use): an existing
+    SQLite file, never created, migrated or changed (see :class:`Store`)."""
     if must_exist and not Path(path).exists():
         raise StoreError(f"{path}: no such results database")
-    return Store(path)
+    return Store(path, read_only)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...core.errors import KiwaraError
+from ...core.numbers import plural
 from .game import KIWARA
 from .layout import Layout
 from ...lab.store import Store, StoreError
@@ -132,8 +133,9 @@ def explain(store: Store, metric: str = "first_player_win_rate", features: tuple
     dropped = tuple(n for n in names if len(set(columns[n])) < 2)
     kept = [n for n in names if n not in dropped]
     if len(rows) < len(kept) + 3:
-        raise ExplainError(f"{store.path}: {len(rows)} layouts with {metric} measured; a fit of "
-                           f"{len(kept)} features needs at least {len(kept) + 3} (sweep more)")
+        raise ExplainError(f"{store.path}: {plural(len(rows), 'layout')} with {metric} measured; "
+                           f"a fit of {plural(len(kept), 'feature')} needs at least "
+                           f"{len(kept) + 3} (sweep more)")
     numpy, sm = _statsmodels()
     means = {n: statistics.fmean(columns[n]) for n in kept}
     sds = {n: statistics.stdev(columns[n]) for n in kept}

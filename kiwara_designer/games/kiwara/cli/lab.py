@@ -335,7 +335,7 @@ def explain(db, metric, features, variant_name, agents, as_json) -> None:
     from ....lab import open_store
     from ..explain import explain as fit, format_explanation
 
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         result = fit(store, metric, tuple(features), variant_name, agents)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else format_explanation(result))

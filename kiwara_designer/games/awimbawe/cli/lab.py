@@ -11,9 +11,9 @@ import click
 
 from .play import VARIANT_HELP, _variant, awimbawe
 from ....core.numbers import plural
-from ....commands import (Real, Whole, agents_help, describe_playtest, lab_options, parse_settings, progress_bar,
-                          scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
-                          two_variants)
+from ....commands import (Real, Whole, agents_help, describe_playtest, lab_options,
+                          parse_settings, progress_bar, scheduler_option, skill_options,
+                          skill_pairing, stdin_once, summary_line, two_variants)
 
 # The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
@@ -112,7 +112,8 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
                                "seed": seed, **result.to_json()}, indent=2))
         return
     click.echo(format_comparison(result, f"awimbawe: agents {pairing}, "
-                                         f"{plural(games, 'match', 'matches')} per variant on the same seeds (seed {seed})"))
+                                         f"{plural(games, 'match', 'matches')} per variant on "
+                                         f"the same seeds (seed {seed})"))
 
 
 @awimbawe.command("sweep")

@@ -140,8 +140,8 @@ def handicap_cmd(layout_names, variant_name, games, seed, workers, as_json, weak
                                "seed": seed, "seconds": round(seconds, 1),
                                "levels": [r.to_json() for r in result]}, indent=2))
         return
-    click.echo(f"{weaker} (weaker) against {stronger}, {plural(games, 'game')} per level, seed {seed} "
-               f"({seconds:.0f} s)")
+    click.echo(f"{weaker} (weaker) against {stronger}, {plural(games, 'game')} per level, "
+               f"seed {seed} ({seconds:.0f} s)")
     click.echo(f"{'cards':>5}{'weaker scores (95% CI)':>32}{'margin (95% CI)':>26}")
     for r in result:
         click.echo(f"{r.cards:>5}{r.weaker_score.value:>14.1%} "

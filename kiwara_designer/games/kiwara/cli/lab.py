@@ -148,7 +148,8 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
                        **result.to_json()})
         if not as_json:
             click.echo(format_comparison(result, f"{name}: agents {pairing}, "
-                                                 f"{plural(games, 'game')} per variant on the same seeds (seed {seed})"))
+                                                 f"{plural(games, 'game')} per variant on the "
+                                                 f"same seeds (seed {seed})"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
 

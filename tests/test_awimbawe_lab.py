@@ -140,7 +140,7 @@ def test_sweep_plays_every_combination_once_and_ranks_them(run, tmp_path):
 
 
 @pytest.mark.parametrize("settings, message", [
-    (("hyena=3",), "--set hyena=3: unknown key 'hyena'"),
+    (("hyena=3",), "--set hyena: unknown key 'hyena'"),
     (("hyenas_to_lose=0,3",), "--set hyenas_to_lose=0: key 'hyenas_to_lose': must be between"),
     (("hyenas_to_lose=",), "--set hyenas_to_lose: no values"),
     (("hyenas_to_lose=3,,4",), "--set hyenas_to_lose: an empty value"),

@@ -170,3 +170,183 @@ def test_options_read_numbers_as_everything_else_does():
         assert "--cell-mm" in result.output
     huge = run("layouts", "list", "--min-rivers", "9" * 30, "--limit", 1)
     assert huge.exit_code == 2 and "beyond the numbers the tool reads" in huge.output
+
+
+def test_every_count_and_real_option_of_the_lab_is_bounded_and_finite(tmp_path):
+    # points 1 and 7: race --first-round 1000000000 had no upper bound (memory grew 250 MB/s)
+    # and --tolerance nan accepted every layout ("separated after 0 games")
+    db = tmp_path / "r.sqlite"
+    race = ("race", "--from", "classic", "--db", db)
+    for args, words in (
+            (("--first-round", 1_000_000_000), "1000000000 is not in the range 1<=x<=1000000"),
+            (("--tolerance", "nan"), "'nan' is not a decimal number"),
+            (("--tolerance", "inf"), "'inf' is not a decimal number"),
+            (("--confidence", "1e400"), "inf is not in the range 0<x<1"),
+            (("--top", 10 ** 6), "1000000 is not in the range 1<=x<=100000"),
+            (("--seed", "٣"), "is not a whole number (digits 0-9)"),
+            (("--workers", "1_0"), "is not a whole number (digits 0-9)")):
+        result = run(*race, *args)
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+        assert words in result.output, result.output
+    assert not db.exists()
+    for args in (("playtest", "classic", "--precision", "nan"),
+                 ("awimbawe", "playtest", "--precision", "inf"),
+                 ("awimbawe", "cards", "-o", "-", "--bleed-mm", "nan"),
+                 ("awimbawe", "cards", "-o", "x.png", "--dpi", "٣٠٠"),
+                 ("awimbawe", "sweep", "--set", "hyenas_to_lose=3", "--db", db, "--top", "x"),
+                 ("rank", "--db", db, "--top", "1_0"), ("report", "--db", db, "-o", "-",
+                                                         "--top", "+3")):
+        result = run(*args)
+        assert result.exit_code == 2 and result.output.count("\n") == 1, (args, result.output)
+    from kiwara_designer.lab.racing import RaceSettings, RacingError
+    import pytest
+    with pytest.raises(RacingError, match="finite"):
+        RaceSettings(k=1, tolerance=float("nan")).check(3)
+
+
+def test_a_precision_too_fine_to_count_is_one_line():
+    # point 4: playtest --precision 1e-300 ended in ZeroDivisionError (1e-160: OverflowError)
+    for game in (("playtest", "classic"), ("awimbawe", "playtest")):
+        for fine in ("1e-300", "1e-160"):
+            result = run(*game, "--precision", fine)
+            assert result.exit_code == 2 and result.output == (
+                f"kiwara: error: a precision of ±{float(fine):g} may need more games than can "
+                f"be counted (at a 50 % win rate), more than the 20,000 played at most; ask for "
+                f"±0.007 or more\n"), result.output
+
+
+def test_one_game_has_no_interval_sd_or_test():
+    # point 9: compare --games 1 printed [-37.0, -37.0] sd 0.0 and a paired t with p = 1; an
+    # absolute margin's interval reached below 0
+    from kiwara_designer.core.stats import paired_t_test, summarise, two_proportion_z_test
+    one = summarise([-37.0])
+    assert (one.mean, one.std, one.low, one.high) == (-37.0, None, None, None)
+    assert (paired_t_test([26.0]).statistic, paired_t_test([26.0]).p_value) == (None, None)
+    assert two_proportion_z_test(0, 1, 1, 1).p_value is None
+    assert summarise([0.0, 7.0, 14.0], (0.0, float("inf"))).low == 0.0
+    text = run("compare", "--variant", "classic", "--variant", "totem_1_2", "--games", 1, "-j", 1)
+    assert text.exit_code == 0, text.output
+    assert "1 game per variant" in text.output
+    assert "-37.0  [n/a]  sd n/a" in text.output and "[-37.0, -37.0]" not in text.output
+    assert "t = n/a, p = n/a" in text.output and "(no t interval over 1 game)" in text.output
+    data = json.loads(run("compare", "--variant", "classic", "--variant", "totem_1_2",
+                          "--games", 1, "-j", 1, "--json").output)
+    assert data["score_margin_test"] == {"test": "paired t (mean difference)",
+                                         "statistic": None, "p_value": None}
+    margin = data["metrics"]["classic"]["score_margin"]
+    assert (margin["std"], margin["low"], margin["high"]) == (None, None, None)
+    two = json.loads(run("playtest", "classic", "--games", 2, "--skill-games", 0, "-j", 1,
+                         "--json").output)["metrics"]
+    assert two["abs_score_margin"]["low"] >= 0 and two["decisiveness"]["low"] >= 0
+
+
+def test_lab_lines_count_in_words_and_numbers_alike(tmp_path, monkeypatch):
+    # point 23: "1 workers", "1 layouts", "best//", "2,000 games wanted: 1232 played",
+    # --set nosuch=1,2 reported as --set nosuch=1
+    from types import SimpleNamespace
+
+    from kiwara_designer.commands import summary_line
+    monkeypatch.chdir(tmp_path)
+    race = run("race", "--from", "classic", "--db", "r.sqlite", "--top", 1, "--agents",
+               "random", "-j", 1, "--first-round", 2)
+    assert "race: 1 layout, top 1" in race.output and "(1 worker)" in race.output
+    run("sweep", "--from", "classic", "--db", "r.sqlite", "--games", 2, "--agents", "random",
+        "--skill-games", 0, "-j", 1)
+    exported = run("rank", "--db", "r.sqlite", "--export", "best/")
+    assert exported.stderr == "2 files written to best/\n"
+    summary = SimpleNamespace(setups=1, games_wanted=2000, games_already_stored=1232,
+                              games_played=768, games_stored=768, seconds=1.0, workers=1)
+    assert summary_line(summary, "layout") == ("1 layout, 2,000 games wanted: 1,232 already "
+                                               "stored, 768 played, 768 stored in 1.0 s "
+                                               "(1 worker)")
+    unknown = run("awimbawe", "sweep", "--set", "nosuch=1,2", "--db", "a.sqlite")
+    assert unknown.output == "kiwara: error: --set nosuch: unknown key 'nosuch'\n"
+
+
+def test_rank_by_a_metric_no_stored_game_measures_says_so(tmp_path):
+    # point 11: rank --by okapi_taker_win_rate on an Awimbawé-only store said "no play-tested
+    # layouts yet", exit 0
+    db = tmp_path / "aw.sqlite"
+    run("awimbawe", "sweep", "--set", "hyenas_to_lose=3", "--games", 2, "--skill-games", 0,
+        "--agents", "random", "-j", 1, "--db", db)
+    for extra in ((), ("--json",)):
+        result = run("rank", "--db", db, "--by", "okapi_taker_win_rate", *extra)
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.startswith(
+            f"kiwara: {db}: okapi_taker_win_rate is not measured by the game it holds (a metric "
+            f"of kiwara); awimbawe measures: score, balance, ")
+        assert "round1_leader_balance" in result.stderr and result.stderr.count("\n") == 1
+    assert run("rank", "--db", db, "--by", "decisiveness").exit_code == 0
+
+
+def test_a_damaged_store_says_rerunning_cannot_repair_it(tmp_path):
+    # point 13: a corrupted page said "(stored games are kept; rerun to resume)"
+    db = tmp_path / "c.sqlite"
+    sweep = ("sweep", "--from", "classic", "--db", db, "--skill-games", 0, "--agents", "random",
+             "-j", 1)
+    assert run(*sweep, "--games", 40).exit_code == 0
+    size = db.stat().st_size
+    with open(db, "r+b") as f:
+        f.seek(size - 2 * 4096)
+        f.write(b"\xff" * 4096)
+    result = run(*sweep, "--games", 80)
+    assert result.exit_code == 2 and result.output == (
+        f"kiwara: error: {db}: database disk image is malformed (the file is damaged and "
+        f"rerunning cannot repair it: recover what it holds with sqlite3 {db} .recover | "
+        f"sqlite3 recovered.sqlite, or start a new database)\n")
+
+
+def _store_with_stale_summaries(db):
+    run("sweep", "--from", "classic", "--db", db, "--games", 4, "--skill-games", 0, "--agents",
+        "random", "-j", 1)
+    import sqlite3
+    with sqlite3.connect(db) as conn:          # as a sweep killed before its summaries
+        conn.execute("DELETE FROM metric_summaries")
+    conn.close()
+
+
+def test_reading_commands_never_create_or_change_a_file(tmp_path, monkeypatch):
+    # point 12: `: > notes.txt; kiwara rank --db notes.txt` made the empty file a 77 KB
+    # database, exit 0; rank, report and explain open the store read-only
+    import hashlib
+    import sqlite3
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_bytes(b"")
+    (tmp_path / "hello.txt").write_text("hello\n")
+    with sqlite3.connect(tmp_path / "other.db") as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    with sqlite3.connect(tmp_path / "blank.db") as conn:
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    refused = {"notes.txt": "an empty file, not a results database (kiwara sweep or race "
+                            "creates one)",
+               "hello.txt": "not a results database (not an SQLite file)",
+               "other.db": "not a kiwara results database (it holds tables t)",
+               "blank.db": "not a kiwara results database (it holds no tables)"}
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for name, words in refused.items():
+        for command in (("rank",), ("report", "-o", "-"), ("explain",)):
+            result = run(*command, "--db", name)
+            assert (result.exit_code, result.output) == (2, f"kiwara: error: {name}: {words}\n")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    # a store whose summaries are stale is read as it is: the summaries are brought up to date
+    # for the reading only
+    _store_with_stale_summaries("r.sqlite")
+    digest = hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest()
+    ranked = run("rank", "--db", "r.sqlite", "--json")
+    assert ranked.exit_code == 0 and json.loads(ranked.output)[0]["games"] == 4
+    assert run("report", "--db", "r.sqlite", "-o", "-").exit_code == 0
+    assert hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest() == digest
+    with sqlite3.connect("r.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM metric_summaries").fetchone() == (0,)
+    conn.close()
+    # where SQLite cannot make its WAL index (a read-only mount), the file is read as immutable
+    import os
+    for side in ("r.sqlite-wal", "r.sqlite-shm"):      # left by SQLite's read-only readers
+        (tmp_path / side).unlink(missing_ok=True)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if mode == os.W_OK
+                        else real_access(path, mode, **kw))
+    assert json.loads(run("rank", "--db", "r.sqlite", "--json").output)[0]["games"] == 4
+    assert not (tmp_path / "r.sqlite-shm").exists()       # immutable: no index made

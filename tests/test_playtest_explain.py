@@ -84,3 +84,31 @@ def test_explain_command(tmp_path):
     assert "rivers" in out.output and "R² = 1.000" in out.output
     missing = CliRunner().invoke(main, ["explain", "--db", str(tmp_path / "none.sqlite")])
     assert missing.exit_code == 2 and "no such results database" in missing.output
+
+
+def test_a_fit_without_residuals_says_n_a_in_text_and_null_in_json(tmp_path):
+    # issue 22 point 19: statsmodels' warnings reached stderr as two lines each, "p = nan" was
+    # printed, --json wrote NaN (not JSON), and a feature given twice was fitted twice
+    layouts = sample_layouts(12, 5, canonical=True)
+    db = tmp_path / "flat.sqlite"
+    planted_store(db, layouts, lambda l: 0.0).close()      # every layout: the same rate, 0
+    text = CliRunner().invoke(main, ["explain", "--db", str(db)])
+    assert text.exit_code == 0 and text.stderr == "", text.stderr
+    assert "nan" not in text.stdout and "R² = n/a" in text.stdout
+    rows = [line for line in text.stdout.splitlines() if line.startswith("  rivers ")]
+    assert len(rows) == 1 and rows[0].endswith("n/a")
+    assert "note: first_player_win_rate is the same on every layout" in text.stdout
+
+    def no_constants(name):
+        raise AssertionError(f"{name} is not JSON")
+    import json
+    data = json.loads(CliRunner().invoke(main, ["explain", "--db", str(db), "--json"]).stdout,
+                      parse_constant=no_constants)
+    assert data["r_squared"] is None and {e["p_value"] for e in data["effects"]} == {None}
+    assert not any(e["clear"] for e in data["effects"])
+    twice = CliRunner().invoke(main, ["explain", "--db", str(db), "--feature", "rivers",
+                                      "--feature", "nines", "--feature", "rivers"])
+    assert twice.exit_code == 0 and twice.stderr == ""
+    assert [line.split()[0] for line in twice.stdout.splitlines()[3:5]] in (
+        ["rivers", "nines"], ["nines", "rivers"])
+    assert twice.stdout.count("  rivers ") == 1

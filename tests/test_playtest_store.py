@@ -397,7 +397,7 @@ def test_a_file_of_the_first_schema_is_migrated_and_read(tmp_path):
                                                  "WHERE type = 'table'")}
         assert {"setups", "games"} <= tables and "layouts" not in tables
         assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
-                                ).fetchone()[0] == "2"
+                                ).fetchone()[0] == "3"
         # keyed as Kiwara's, described by the game
         (game, key, described), = store.db.execute("SELECT game, setup, descriptors FROM setups")
         assert (game, key) == ("kiwara", KIWARA.setup_key(classic))
@@ -705,3 +705,100 @@ def test_awimbawe_matches_are_stored_summarised_and_ranked_by_their_own_metrics(
         assert json.loads(ranked[0].variant_rules) in ({}, {"hyenas_to_lose": 3})
         # Kiwara's own metrics are not Awimbawé's: no row ranks by them
         assert store.ranked("contestedness") == []
+
+
+def _both_games_store(db):
+    """A store where Awimbawé's default rules (swept as hyenas_to_lose=4, its default) were
+    written first, then Kiwara's classic layout under its default rules."""
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    for args in (("awimbawe", "sweep", "--set", "hyenas_to_lose=4", "--games", 2,
+                  "--skill-games", 0, "--agents", "random", "-j", 1, "--db", db),
+                 ("sweep", "--from", "classic", "--games", 2, "--skill-games", 0, "--agents",
+                  "random", "-j", 1, "--db", db)):
+        result = CliRunner().invoke(main, [*map(str, args)])
+        assert result.exit_code == 0, result.output
+
+
+def test_each_game_has_its_own_variants(tmp_path):
+    # issue 22 point 10: both games' default rules were one variants row ({}), named by the game
+    # that wrote first: Kiwara's classic games showed as "classic:hyenas_to_lose=4" and
+    # rank --variant classic found nothing
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    db = tmp_path / "both.sqlite"
+    _both_games_store(db)
+    with Store(db) as store:
+        assert sorted(store.db.execute("SELECT game, name, spec FROM variants")) == [
+            ("awimbawe", "classic:hyenas_to_lose=4", "{}"), ("kiwara", "classic", "{}")]
+        assert {(r.game, r.variant) for r in store.ranked()} == {
+            ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
+    ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--variant", "classic",
+                                       "--json"])
+    assert ranked.exit_code == 0 and [r["game"] for r in json.loads(ranked.output)] == ["kiwara"]
+
+
+def test_a_version_2_file_with_one_shared_variant_is_split_by_game(tmp_path):
+    # issue 22 point 10: a file written before variants were keyed by game is migrated: the game
+    # that played the shared row first keeps it, the other gets its own, its games moved to it
+    db = tmp_path / "v2.sqlite"
+    _both_games_store(db)
+    with sqlite3.connect(db) as conn:          # back to version 2: one row for both games' {}
+        conn.executescript("""
+            UPDATE games SET variant_id = 1; UPDATE experiments SET variant_id = 1;
+            UPDATE metric_summaries SET variant_id = 1; UPDATE races SET variant_id = 1;
+            CREATE TABLE v2 (id INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                             spec TEXT NOT NULL UNIQUE);
+            INSERT INTO v2 SELECT id, name, spec FROM variants WHERE id = 1;
+            DROP TABLE variants; ALTER TABLE v2 RENAME TO variants;
+            UPDATE meta SET value = '2' WHERE key = 'schema_version';""")
+        before = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    with Store(db) as store:
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                ).fetchone()[0] == "3"
+        assert sorted(store.db.execute("SELECT id, game, name, spec FROM variants")) == [
+            (1, "awimbawe", "classic:hyenas_to_lose=4", "{}"), (2, "kiwara", "classic", "{}")]
+        assert store.totals()["games"] == before
+        by_game = dict(store.db.execute(
+            "SELECT s.game, GROUP_CONCAT(DISTINCT g.variant_id) FROM games g JOIN setups s "
+            "ON s.id = g.setup_id GROUP BY s.game"))
+        assert by_game == {"awimbawe": "1", "kiwara": "2"}
+        store.refresh_summaries()
+        assert {(r.game, r.variant) for r in store.ranked()} == {
+            ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
+        assert store.integrity_ok()
+        assert not store.db.execute("PRAGMA foreign_key_check").fetchall()
+
+
+def test_a_reading_command_reads_an_old_file_without_migrating_it(tmp_path):
+    # issue 22 point 12: rank, report and explain open the store read-only; a file of an older
+    # schema is migrated in a copy in memory, the file left as it was (a sweep upgrades it)
+    import hashlib
+
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli import main
+    from kiwara_designer.games.kiwara import KIWARA
+    from kiwara_designer.games.kiwara.formats import load_layout
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(OLD_FILE_SCRIPT)
+        conn.execute("INSERT INTO layouts VALUES (1, ?, 6, 5, '3,3,5,5,7,7', 25)",
+                     (KIWARA.setup_key(load_layout("classic")),))
+    conn.close()
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--json"])
+    assert ranked.exit_code == 0, ranked.output
+    (row,) = json.loads(ranked.output)
+    assert (row["games"], row["variant"]) == (2, "classic")
+    assert CliRunner().invoke(main, ["report", "--db", str(db), "-o", "-"]).exit_code == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                            ).fetchone() == ("1",)
+    conn.close()
+    with Store(db) as store:                   # a writing opener upgrades it
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                                ).fetchone() == ("3",)

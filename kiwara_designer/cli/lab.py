@@ -3,11 +3,12 @@ game's experiments (``--game`` picks one), so they belong to no game's group."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
 
-from ..commands import EXIT_NEGATIVE
+from ..commands import EXIT_NEGATIVE, Whole
 from ..core.game import game_names, get_game
 from ..core.io import write_text
 from ..core.numbers import plural
@@ -30,7 +31,7 @@ def _ranked_json(rank: int, r) -> dict:
 
 @click.command()
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
-@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--top", type=Whole(min=1, beyond_is_most=True), default=20, show_default=True)
 @click.option("--by", "by", default="score", show_default=True,
               type=click.Choice(all_metric_names()),
               help="Metric to rank by (of every game: experiments whose game does not measure "
@@ -69,11 +70,15 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     options = PrintOptions(Paper.parse(paper or "a4"))   # a bad paper fails before any work
 
     game = get_game(game_name) if game_name else None
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         rows = store.ranked(by, top, not ascending, variant_name, agents, game)
-        # a filter that matches nothing is told apart from an empty database
+        # a filter that matches nothing is told apart from an empty database, and a metric
+        # that none of its games measures from both
         everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
+        stored = sorted({r.game for r in store.ranked()}) if not rows else []
+    if not rows and stored and not everything:
+        _refuse_foreign_metric(db, by, stored)
     if as_json:
         click.echo(json.dumps([_ranked_json(i, r) for i, r in enumerate(rows, 1)], indent=2))
     elif rows:
@@ -91,14 +96,38 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
         click.echo(f"{db}: no play-tested layouts yet (run kiwara sweep first)", err=True)
     if export_dir:
         written = export_layouts(rows, export_dir, options)
-        click.echo(f"{len(written)} files written to {export_dir}/", err=True)
+        click.echo(f"{plural(len(written), 'file')} written to {os.path.join(export_dir, '')}",
+                   err=True)           # best/ whether given as best or best/
+
+
+def _refuse_foreign_metric(db: str, by: str, stored: list[str]) -> None:
+    """Exit 1 if no game of the store measures ``by`` (Kiwara's Okapi rate of an Awimbawé-only
+    store said "no play-tested layouts yet"), naming the stored games and what they measure."""
+    from ..lab.metrics import metric_names
+    from ..lab.store import StoreError, game_named
+    measured: dict[str, tuple[str, ...]] = {}
+    for name in stored:
+        try:
+            measured[name] = metric_names(game_named(name))
+        except StoreError:              # a game this kiwara does not know: its values tell
+            return
+    if any(by in names for names in measured.values()):
+        return
+    owners = [name for name in game_names() if by in metric_names(get_game(name))]
+    whose = f" (a metric of {', '.join(owners)})" if owners else ""
+    games = ", ".join(stored)
+    click.echo(f"kiwara: {db}: {by} is not measured by the game{'s' if len(stored) > 1 else ''} "
+               f"it holds{whose}; {games} measure{'s' if len(stored) == 1 else ''}: "
+               + ", ".join(dict.fromkeys(m for names in measured.values() for m in names)),
+               err=True)
+    sys.exit(EXIT_NEGATIVE)
 
 
 @click.command()
 @click.option("--db", required=True, type=click.Path(dir_okay=False), help="Results database.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="HTML file to write; - for stdout.")
-@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True,
+@click.option("--top", type=Whole(min=1, beyond_is_most=True), default=12, show_default=True,
               help="Layouts drawn as boards.")
 def report(db, output, top) -> None:
     """Write a self-contained HTML report (inline SVG, no network) of a results database.
@@ -109,7 +138,7 @@ def report(db, output, top) -> None:
     """
     from ..lab import open_store, render_report
 
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         html = render_report(store, top=top, title=f"Kiwara play-test report: {db}")
     if output == "-":

@@ -96,7 +96,7 @@ def summary_line(summary, what: str, scheduler: str | None = None, unit: str = "
     """A sweep's summary: what was wanted, found stored, played and stored, in how long where."""
     return (f"{plural(summary.setups, what)}, "
             f"{plural(summary.games_wanted, unit, units)} wanted: "
-            f"{summary.games_already_stored} already stored, {summary.games_played} played, "
-            f"{summary.games_stored} stored in {summary.seconds:.1f} s "
+            f"{summary.games_already_stored:,} already stored, {summary.games_played:,} played, "
+            f"{summary.games_stored:,} stored in {summary.seconds:.1f} s "
             + (f"(Dask scheduler {scheduler})" if scheduler
                else f"({plural(summary.workers, 'worker')})"))

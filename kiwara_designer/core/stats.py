@@ -125,7 +125,9 @@ def t_two_sided_p(t: float, df: int) -> float:
 @dataclass(frozen=True)
 class Summary:
     """Mean, sample standard deviation and a 95 % Student t interval of the mean (t with n − 1
-    degrees of freedom: wider than the normal interval for small samples, equal for large)."""
+    degrees of freedom: wider than the normal interval for small samples, equal for large).
+    With fewer than two values the sd and the interval are None (not known: one value says
+    nothing of the spread), and with none the mean too."""
 
     n: int
     mean: float | None
@@ -139,13 +141,14 @@ class Summary:
 
 def summarise(values: Sequence[float], within: tuple[float, float] | None = None) -> Summary:
     """Mean, sd and t interval; ``within``: the values' range, to which the interval is clipped
-    (the mean cannot leave it)."""
+    (the mean cannot leave it: an absolute value's interval stops at 0). One value has a mean
+    but no sd or interval (None), not an interval of width 0."""
     n = len(values)
     if n == 0:
         return Summary(0, None, None, None, None)
     mean = math.fsum(values) / n
     if n == 1:
-        return Summary(1, mean, 0.0, mean, mean)
+        return Summary(1, mean, None, None, None)
     std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = t_quantile(n - 1) * std / math.sqrt(n)
     low, high = mean - half, mean + half
@@ -161,18 +164,22 @@ def normal_two_sided_p(z: float) -> float:
 
 @dataclass(frozen=True)
 class TestResult:
+    """A test's statistic and two-sided p-value; both None when the test cannot be made (a t
+    test of fewer than two values)."""
+
     name: str
-    statistic: float
-    p_value: float
+    statistic: float | None
+    p_value: float | None
 
     def to_json(self) -> dict:
         return {"test": self.name, "statistic": self.statistic, "p_value": self.p_value}
 
 
 def two_proportion_z_test(x1: float, n1: int, x2: float, n2: int) -> TestResult:
-    """Pooled two-proportion z test of p1 = p2 (independent samples)."""
-    if n1 == 0 or n2 == 0:
-        return TestResult("two-proportion z", 0.0, 1.0)
+    """Pooled two-proportion z test of p1 = p2 (independent samples); n/a (None) with fewer than
+    two trials on a side."""
+    if n1 < 2 or n2 < 2:
+        return TestResult("two-proportion z", None, None)
     pooled = (x1 + x2) / (n1 + n2)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     if se == 0:
@@ -204,9 +211,12 @@ def mcnemar_exact(only_first: int, only_second: int) -> TestResult:
 
 
 def paired_t_test(differences: Sequence[float]) -> TestResult:
-    """Paired t test of mean difference 0 (n − 1 degrees of freedom)."""
+    """Paired t test of mean difference 0 (n − 1 degrees of freedom); n/a (None) with fewer than
+    two differences, which have no spread to test against."""
     s = summarise(differences)
-    if s.n < 2 or not s.std:
+    if s.n < 2:
+        return TestResult("paired t (mean difference)", None, None)
+    if not s.std:
         return TestResult("paired t (mean difference)", 0.0, 1.0)
     t = s.mean / (s.std / math.sqrt(s.n))
     return TestResult("paired t (mean difference)", t, t_two_sided_p(t, s.n - 1))

@@ -33,7 +33,8 @@ class Comparison:
 
     @property
     def significant(self) -> bool:
-        return self.win_rate_test.p_value < SIGNIFICANCE
+        p = self.win_rate_test.p_value
+        return p is not None and p < SIGNIFICANCE
 
     def to_json(self) -> dict:
         return {"variants": list(self.names),

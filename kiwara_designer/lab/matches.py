@@ -393,10 +393,14 @@ def play_to_precision(setup: Any = None, variant: Any = None,
     from ..core.stats import Z95, games_for_half_width, proportion
     if not 0 < half_width < 0.5:
         raise PlaytestError(f"the precision must be between 0 and 0.5, got {half_width}")
-    worst = int(games_for_half_width(half_width, 0.5) * 1.02) + 1
-    if worst > max_games:
+    try:
+        worst = int(games_for_half_width(half_width, 0.5) * 1.02) + 1
+    except (ZeroDivisionError, OverflowError):      # a precision of 1e-300: beyond any count
+        worst = None
+    if worst is None or worst > max_games:
         finest = Z95 * 0.5 * math.sqrt(1.02 / max_games)       # the worst case inverted
-        raise PlaytestError(f"a precision of ±{half_width:g} may need {worst:,} games (at a 50 % "
+        need = f"{worst:,} games" if worst is not None else "more games than can be counted"
+        raise PlaytestError(f"a precision of ±{half_width:g} may need {need} (at a 50 % "
                             f"win rate), more than the {max_games:,} played at most; ask for "
                             f"±{math.ceil(finest * 1000) / 1000:g} or more")
     games: list[GameResult] = []

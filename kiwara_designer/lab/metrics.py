@@ -22,6 +22,10 @@ from ..core.stats import Proportion, Summary, proportion, summarise
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
 LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move
 
+# The ranges of per-game values whose mean's interval is clipped to them (an absolute margin's
+# interval does not reach below 0, a share's above 1).
+NON_NEGATIVE, UNIT = (0.0, math.inf), (0.0, 1.0)
+
 
 def first_player_value(game: GameResult) -> float:
     """The first player's result: 1 win, ½ draw, 0 loss. Draws count as half a win in every
@@ -176,20 +180,21 @@ def compute_metrics(games: Sequence[GameResult], setup: Any = None,
         skill_draws = sum(g.winner is None for g in skill_games)
         skill = proportion(strong + skill_draws / 2, len(skill_games))
     balance = balance_interval(first_rate)
-    decisiveness = summarise(decisive)
+    decisiveness = summarise(decisive, UNIT)
     lead_change_rate = summarise([g.lead_changes / (g.plies - 1) if g.plies > 1 else 0.0
-                                  for g in games])
+                                  for g in games], UNIT)
     return Metrics(
         games=n,
         first_player_win=first_rate,
         balance=balance,
         draw_rate=proportion(draws, n),
         margin=summarise([g.margin for g in games]),
-        abs_margin=summarise([abs(g.margin) for g in games]),
-        length=summarise([g.plies for g in games]),
-        branching=summarise([g.branching for g in games]),
-        decision_moves=summarise([g.decisions / g.plies if g.plies else 0.0 for g in games]),
-        lead_changes=summarise([g.lead_changes for g in games]),
+        abs_margin=summarise([abs(g.margin) for g in games], NON_NEGATIVE),
+        length=summarise([g.plies for g in games], NON_NEGATIVE),
+        branching=summarise([g.branching for g in games], NON_NEGATIVE),
+        decision_moves=summarise([g.decisions / g.plies if g.plies else 0.0 for g in games],
+                                 UNIT),
+        lead_changes=summarise([g.lead_changes for g in games], NON_NEGATIVE),
         lead_change_rate=lead_change_rate,
         decisiveness=decisiveness,
         agent_a_win=proportion(a_wins + draws / 2, n),

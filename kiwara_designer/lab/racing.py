@@ -195,8 +195,9 @@ class RaceSettings:
             raise RacingError(f"k must be between 1 and the number of arms ({arms}), got {self.k}")
         if not 0 < self.delta < 1:
             raise RacingError(f"the error probability must be between 0 and 1, got {self.delta}")
-        if self.tolerance < 0:
-            raise RacingError(f"the tolerance must be at least 0, got {self.tolerance}")
+        if not 0 <= self.tolerance < math.inf:         # nan accepted every arm at once
+            raise RacingError(f"the tolerance must be a finite number at least 0, got "
+                              f"{self.tolerance}")
         low, high = self.value_range
         if not high > low:
             raise RacingError(f"the range of a game's value must be a < b, got {self.value_range}")

@@ -10,12 +10,13 @@ Safety, which is the point of this module:
 * a busy timeout, so two sweeps on one database wait for each other's short write transactions
   instead of failing.
 
-The schema (version 2, :data:`SCHEMA`) knows no game. An experiment is (setup, variant, agent
+The schema (version 3, :data:`SCHEMA`) knows no game. An experiment is (setup, variant, agent
 pairing). A setup is what a game starts from beside its rules (a Kiwara layout, an Awimbawé
 deal): a row of ``setups`` keyed by its game's name and the game's key for it
 (``Game.setup_key``), with the game's descriptors of it as JSON (``Game.setup_descriptors``).
 ``games`` holds the neutral fields of each game and the game's own statistics as JSON;
-``variants`` the rules that differ from the game's defaults, as JSON; ``experiments`` what a
+``variants`` the rules that differ from a game's defaults, as JSON, each row a game's (keyed by
+the game and that JSON: two games' default rules are two variants); ``experiments`` what a
 sweep set out to measure; ``metric_summaries`` the metrics of each experiment; ``races`` each
 race's settings and outcome.
 
@@ -24,12 +25,16 @@ ids in ``layout_id`` columns, and Kiwara's statistics in ``games`` columns of th
 the ``stats`` column) are migrated when opened, in one transaction: each table is copied into
 the schema above, the columns an old table has beyond it going into the JSON beside (a setup's
 descriptors, a game's statistics), so every old game is read and a sweep resumes. The legacy
-columns are read, never written; an older kiwara no longer opens a migrated file.
+columns are read, never written; an older kiwara no longer opens a migrated file. Files of
+version 2 (one ``variants`` row for every game's rules of the same JSON) are migrated the same
+way: a row that two games played is split (``_key_variants_by_game``).
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shlex
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -41,9 +46,11 @@ from ..core.errors import KiwaraError
 from .matches import GameResult, Pairing, resolve_game
 from .metrics import NEUTRAL_VALUES, Metrics, all_metric_names, compute_metrics, metric_names
 
-SCHEMA_VERSION = 2
-MIGRATED_VERSIONS = ("1",)     # older schemas this kiwara migrates when it opens them
+SCHEMA_VERSION = 3
+MIGRATED_VERSIONS = ("1", "2")     # older schemas this kiwara migrates when it opens them
 BUSY_TIMEOUT_MS = 60_000
+SQLITE_HEADER = b"SQLite format 3\x00"
+DAMAGE_ERRORS = ("SQLITE_CORRUPT", "SQLITE_NOTADB")     # a file no rerun repairs
 ENVIRONMENT_ERRORS = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR",
                       "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")
 
@@ -58,8 +65,10 @@ CREATE TABLE IF NOT EXISTS setups (
 );
 CREATE TABLE IF NOT EXISTS variants (
     id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,                    -- the game whose rules these are
     name TEXT NOT NULL,
-    spec TEXT NOT NULL UNIQUE              -- JSON of the rule parameters that differ from classic
+    spec TEXT NOT NULL,                    -- JSON of the rule parameters that differ from classic
+    UNIQUE (game, spec)
 );
 CREATE TABLE IF NOT EXISTS agent_configs (
     id INTEGER PRIMARY KEY,
@@ -186,8 +195,13 @@ class RankedExperiment:
 class Store:
     """A results database. Open one per process (``sqlite3`` connections do not cross processes)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
+        # read_only (rank, report, explain): the file is opened with SQLite's mode=ro and never
+        # created, migrated or written; summaries brought up to date live in a TEMP table
+        self.read_only = read_only
+        if read_only:
+            self._check_readable_file()
         # SQLite answers "database is locked" at once, without waiting on the busy timeout, in a
         # few moments of opening (another process switching the file to WAL, or the last
         # connection cleaning up as it closes): two sweeps started together on one new database
@@ -209,7 +223,7 @@ class Store:
                 raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
-        if mode.lower() != "wal":
+        if mode.lower() != "wal" and not read_only:
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
         if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
@@ -219,11 +233,16 @@ class Store:
     def _open(self) -> tuple[str, Any]:
         """Connect, migrate an older file or create the tables if new; the journal mode and the
         stored schema version."""
+        if self.read_only:
+            return self._open_read_only()
         self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
                                   isolation_level=None)   # we issue BEGIN / COMMIT ourselves
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self._refuse_foreign_database()   # before anything is written into it
-        mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        return self._prepare(self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+
+    def _prepare(self, mode: str) -> tuple[str, Any]:
+        """Migrate an older file, create the tables if new (a writing connection)."""
         self.db.execute("PRAGMA synchronous = NORMAL")
         self._migrate()
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -236,6 +255,61 @@ class Store:
         self._check_seeding()
         return mode, version
 
+    def _check_readable_file(self) -> None:
+        """A reading command's file: it must exist and be an SQLite database (an empty or
+        text file is refused before SQLite would make a database of it)."""
+        path = Path(self.path)
+        if not path.exists():
+            raise StoreError(f"{self.path}: no such results database")
+        if path.is_dir():
+            raise StoreError(f"{self.path}: a directory, not a results database")
+        try:
+            with open(path, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read it: {exc.strerror}") from None
+        if not head:
+            raise StoreError(f"{self.path}: an empty file, not a results database (kiwara sweep "
+                             f"or race creates one)")
+        if head != SQLITE_HEADER:
+            raise StoreError(f"{self.path}: not a results database (not an SQLite file)")
+
+    def _open_read_only(self) -> tuple[str, Any]:
+        """Connect with SQLite's mode=ro (so a read-only mount works too). A file of an older
+        schema is not migrated in place: it is copied into memory and the copy migrated. The
+        summaries are shadowed by a TEMP table, where the stale ones are recomputed."""
+        # SQLite reads a WAL file through an index (-shm) it makes beside it; where it cannot
+        # (a read-only mount) and no writer is at work (no -wal), nobody can change the file
+        # while it is read: it is opened as immutable
+        where = Path(self.path).absolute()
+        fixed = not os.access(where.parent, os.W_OK) and not Path(f"{where}-wal").exists()
+        uri = where.as_uri() + "?mode=ro" + ("&immutable=1" if fixed else "")
+        self.db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                  isolation_level=None)
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._refuse_foreign_database()
+        version = self._version()
+        if version is None:
+            raise StoreError(f"{self.path}: not a kiwara results database (it holds no tables)")
+        mode = self.db.execute("PRAGMA journal_mode").fetchone()[0]
+        if version in MIGRATED_VERSIONS:      # read as it is: migrated in a copy, in memory
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            self.db.backup(memory)
+            self.db.close()
+            self.db = memory
+            return self._prepare(mode)
+        self.db.execute("PRAGMA temp_store = MEMORY")
+        columns = ", ".join(_columns(self.db, "metric_summaries"))
+        self.db.execute(_table_statement("metric_summaries").replace(
+            "CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE", 1))
+        self.db.execute(f"INSERT INTO temp.metric_summaries ({columns}) SELECT {columns} FROM "
+                        f"main.metric_summaries")
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        self.paired_seeding = bool(self.db.execute(
+            "SELECT 1 FROM meta WHERE key = 'game_seeding'").fetchone()) or not self.db.execute(
+            "SELECT 1 FROM games LIMIT 1").fetchone()
+        return mode, row
+
     def _version(self) -> str | None:
         if "meta" not in self._tables():
             return None
@@ -243,35 +317,89 @@ class Store:
         return row[0] if row else None
 
     def _migrate(self) -> None:
-        """Copy a version-1 file into today's schema (see the module's docstring), once: two
-        processes opening it together queue on the write lock, and the second finds it done."""
+        """Copy a file of an older version into today's schema (see the module's docstring),
+        once: two processes opening it together queue on the write lock, and the second finds
+        it done."""
         if self._version() not in MIGRATED_VERSIONS:
             return
         self.db.execute("PRAGMA foreign_keys = OFF")     # the old tables go while referenced
         with self.transaction() as db:
-            if self._version() not in MIGRATED_VERSIONS:
+            version = self._version()
+            if version not in MIGRATED_VERSIONS:
                 return
-            old = self._tables()
-            self._check_v1_columns(old)
-            for table in V1_TABLES:
-                if table in old:
-                    db.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                db.execute(statement)
-            self._copy_setups(db)
-            self._copy_games(db, old["games"])
-            for table in ("experiments", "metric_summaries"):
-                columns = [c for c in _columns(db, table) if c != "setup_id"]
-                db.execute(f"INSERT INTO {table} (setup_id, {', '.join(columns)}) SELECT "
-                           f"{V1_SETUP_ID}, {', '.join(columns)} FROM v1_{table}")
-            if "races" in old:
-                db.execute("INSERT INTO races SELECT id, variant_id, agents_id, master_seed, "
-                           f"settings, {V1_SETUPS}, result, finished_at FROM v1_races")
-            for table in V1_TABLES:
-                if table in old:
-                    db.execute(f'DROP TABLE "v1_{table}"')
+            if version == "1":
+                self._migrate_v1(db)
+            self._key_variants_by_game(db)
             db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                        (str(SCHEMA_VERSION),))
+
+    def _migrate_v1(self, db: sqlite3.Connection) -> None:
+        """Version 1 → 2: setups of any game, the statistics of a game as JSON."""
+        old = self._tables()
+        self._check_v1_columns(old)
+        for table in V1_TABLES:
+            if table in old:
+                db.execute(f'ALTER TABLE "{table}" RENAME TO "v1_{table}"')
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            db.execute(statement)
+        self._copy_setups(db)
+        self._copy_games(db, old["games"])
+        for table in ("experiments", "metric_summaries"):
+            columns = [c for c in _columns(db, table) if c != "setup_id"]
+            db.execute(f"INSERT INTO {table} (setup_id, {', '.join(columns)}) SELECT "
+                       f"{V1_SETUP_ID}, {', '.join(columns)} FROM v1_{table}")
+        if "races" in old:
+            db.execute("INSERT INTO races SELECT id, variant_id, agents_id, master_seed, "
+                       f"settings, {V1_SETUPS}, result, finished_at FROM v1_races")
+        for table in V1_TABLES:
+            if table in old:
+                db.execute(f'DROP TABLE "v1_{table}"')
+
+    @staticmethod
+    def _key_variants_by_game(db: sqlite3.Connection) -> None:
+        """Version 2 → 3: a variant is a game's. Before, two games' rules of the same spec (both
+        defaults: ``{}``) were one row, named by whichever game wrote first; such a row is split,
+        the game that played it first keeping its id and name, each other game getting a row of
+        its own (named ``classic`` for the defaults, else the same name) and its games,
+        experiments, summaries and races moved to it."""
+        if "game" in _columns(db, "variants"):
+            return
+        old = db.execute("SELECT id, name, spec FROM variants ORDER BY id").fetchall()
+        games_of = dict(db.execute("SELECT id, game FROM setups"))
+        first = {}          # variant id → {game: when first played}
+        for vid, sid, at in db.execute(
+                "SELECT variant_id, setup_id, MIN(finished_at) FROM games "
+                "GROUP BY variant_id, setup_id UNION ALL SELECT variant_id, setup_id, NULL FROM "
+                "experiments UNION ALL SELECT variant_id, setup_id, NULL FROM metric_summaries"):
+            game, when = games_of.get(sid), at if at is not None else float("inf")
+            if game is not None:
+                seen = first.setdefault(vid, {})
+                seen[game] = min(seen.get(game, when), when)
+        races = db.execute("SELECT id, variant_id, setups FROM races").fetchall()
+        for rid, vid, setups in races:
+            ids = json.loads(setups)
+            if ids and games_of.get(ids[0]) is not None:
+                first.setdefault(vid, {}).setdefault(games_of[ids[0]], float("inf"))
+        only = set(games_of.values())
+        lone = only.pop() if len(only) == 1 else V1_GAME
+        db.execute("DROP TABLE variants")
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            db.execute(statement)
+        for vid, name, spec in old:
+            users = sorted(first.get(vid, {lone: 0}).items(), key=lambda item: (item[1], item[0]))
+            db.execute("INSERT INTO variants (id, game, name, spec) VALUES (?, ?, ?, ?)",
+                       (vid, users[0][0], name, spec))
+            for game, _ in users[1:]:
+                new = db.execute("INSERT INTO variants (game, name, spec) VALUES (?, ?, ?)",
+                                 (game, "classic" if spec == "{}" else name, spec)).lastrowid
+                for table in ("games", "experiments", "metric_summaries"):
+                    db.execute(f"UPDATE {table} SET variant_id = ? WHERE variant_id = ? AND "
+                               f"setup_id IN (SELECT id FROM setups WHERE game = ?)",
+                               (new, vid, game))
+                for rid, raced, setups in races:
+                    ids = json.loads(setups)
+                    if raced == vid and ids and games_of.get(ids[0]) == game:
+                        db.execute("UPDATE races SET variant_id = ? WHERE id = ?", (new, rid))
 
     def _check_v1_columns(self, old: dict[str, set[str]]) -> None:
         """A version-1 file holds today's tables under their old names, but for what the
@@ -374,11 +502,20 @@ class Store:
     def __exit__(self, kind, value, tb) -> None:
         self.close()
         # The machine's fault (disk full, locked past the busy timeout, I/O error), not a bug:
-        # one line naming the file. Every committed game is safe; a rerun resumes.
+        # one line naming the file. Every committed game is safe; a rerun resumes. A damaged
+        # file is another matter: no rerun repairs it.
         if isinstance(value, sqlite3.Error) and str(
                 getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
-            raise StoreError(f"{self.path}: {value} (stored games are kept; rerun to resume)"
-                             ) from None
+            raise StoreError(f"{self.path}: {value} ({self._remedy(value)})") from None
+
+    def _remedy(self, error: sqlite3.Error) -> str:
+        """What can be done about ``error``: wait and rerun, or, for a damaged file, recover
+        what it holds into a new database (rerunning cannot repair it)."""
+        if str(getattr(error, "sqlite_errorname", "")).startswith(DAMAGE_ERRORS):
+            return (f"the file is damaged and rerunning cannot repair it: recover what it holds "
+                    f"with sqlite3 {shlex.quote(self.path)} .recover | sqlite3 "
+                    f"recovered.sqlite, or start a new database")
+        return "stored games are kept; rerun to resume"
 
     # -- transactions ---------------------------------------------------------------------------
     class _Transaction:
@@ -421,11 +558,15 @@ class Store:
             row = self.db.execute(select, (game.name, key)).fetchone()
         return row[0]
 
-    def variant_id(self, variant: Any) -> int:
+    def variant_id(self, variant: Any, game: Game | None = None) -> int:
+        """The id of ``variant`` of ``game`` (default: the default game): each game's rules are
+        its own, even when two games' specs read alike (both defaults are ``{}``)."""
         name, spec = variant_identity(variant)
-        return self._get_or_insert("SELECT id FROM variants WHERE spec = ?",
-                                   "INSERT OR IGNORE INTO variants (name, spec) VALUES (?, ?)",
-                                   (spec,), (name, spec))
+        played = resolve_game(game).name
+        return self._get_or_insert(
+            "SELECT id FROM variants WHERE game = ? AND spec = ?",
+            "INSERT OR IGNORE INTO variants (game, name, spec) VALUES (?, ?, ?)",
+            (played, spec), (played, name, spec))
 
     def agents_id(self, pairing: Pairing) -> int:
         return self._get_or_insert(
@@ -436,9 +577,8 @@ class Store:
     def experiment(self, setup: Any, variant: Any, pairing: Pairing,
                    game: Game | None = None) -> Experiment:
         """The experiment of ``pairing`` playing ``game`` (default: the default game) from
-        ``setup`` under ``variant``, registered if new. A variant's rules are read by the game
-        of the setup it is played on (the variants table is shared by every game)."""
-        return Experiment(self.setup_id(setup, game), self.variant_id(variant),
+        ``setup`` under ``variant``, registered if new (a variant is its game's)."""
+        return Experiment(self.setup_id(setup, game), self.variant_id(variant, game),
                           self.agents_id(pairing))
 
     # -- games ---------------------------------------------------------------------------------
@@ -647,7 +787,15 @@ def _schema_columns() -> dict[str, set[str]]:
         db.close()
 
 
-def open_store(path: str | Path, must_exist: bool = False) -> Store:
+def _table_statement(name: str) -> str:
+    """The CREATE statement of table ``name`` in :data:`SCHEMA`."""
+    return next(statement.strip() for statement in SCHEMA.split(";")
+                if f"EXISTS {name} (" in statement)
+
+
+def open_store(path: str | Path, must_exist: bool = False, read_only: bool = False) -> Store:
+    """The store at ``path``; ``read_only`` (what rank, report and explain use): an existing
+    SQLite file, never created, migrated or changed (see :class:`Store`)."""
     if must_exist and not Path(path).exists():
         raise StoreError(f"{path}: no such results database")
-    return Store(path)
+    return Store(path, read_only)

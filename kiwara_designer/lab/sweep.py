@@ -158,10 +158,13 @@ def variant_grid(base: Any, settings: Mapping[str, Sequence[Any]]) -> list[Any]:
         raise PlaytestError("a variant sweep needs at least one parameter and its values")
     kind, table = type(base), base.to_dict(only_changes=True)
 
-    def variant(rules: dict, label: str) -> Any:
+    def variant(rules: dict, label: str, key: str | None = None) -> Any:
         try:
             return kind.from_dict(rules, label)
         except KiwaraError as exc:       # the variant's words, which begin with the label
+            if key is not None and getattr(exc, "reason", None) == "unknown key":
+                # no value of an unknown key is better than another: name the key alone
+                exc = _unknown(kind, rules, key)
             raise PlaytestError.about("{set} {problem}", problem=exc) from None
 
     for key, values in settings.items():       # each value alone first, so errors name it
@@ -170,13 +173,23 @@ def variant_grid(base: Any, settings: Mapping[str, Sequence[Any]]) -> list[Any]:
         if not values:
             raise PlaytestError.about("{set} {key}: no values", key=key)
         for value in values:
-            variant({**table, key: value}, f"{key}={_setting_text(value)}")
+            variant({**table, key: value}, f"{key}={_setting_text(value)}", key)
     grid = []
     for values in product(*settings.values()):
         chosen = dict(zip(settings, values))
         name = ",".join(f"{k}={_setting_text(v)}" for k, v in chosen.items())
         grid.append(variant({**table, **chosen, "name": f"{base.name}:{name}"}, name))
     return grid
+
+
+def _unknown(kind: Any, rules: dict, key: str) -> KiwaraError:
+    """The variant's error for the unknown ``key``, its label the key alone (``--set nosuch``,
+    not ``--set nosuch=1`` when 1,2 was given)."""
+    try:
+        kind.from_dict(rules, key)
+    except KiwaraError as exc:
+        return exc
+    return KiwaraError(f"{key}: unknown key")
 
 
 def _setting_text(value: Any) -> str:

@@ -6,6 +6,7 @@ from typing import Sequence
 from ..core.game import Game
 from .compare import Comparison
 from .metrics import Metrics
+from ..core.numbers import plural
 from ..core.stats import Proportion, Summary
 
 LABEL_WIDTH = 28
@@ -21,6 +22,8 @@ def _s(s: Summary, digits: int = 2, signed: bool = False) -> str:
     if s.mean is None:
         return "n/a"
     sign = "+" if signed else ""
+    if s.low is None:                    # one game: a value, no spread
+        return f"{s.mean:{sign}7.{digits}f}  [n/a]  sd n/a"
     return (f"{s.mean:{sign}7.{digits}f}  [{s.low:{sign}.{digits}f}, {s.high:{sign}.{digits}f}]"
             f"  sd {s.std:.{digits}f}")
 
@@ -37,6 +40,8 @@ def _rate(p: Proportion) -> str:
 def _pairs(s: Summary) -> str:
     if s.mean is None:
         return "n/a (no complete pair)"
+    if s.low is None:
+        return f"{s.mean:6.3f}  [n/a]  (1 pair, no t interval)"
     return f"{s.mean:6.3f}  [{s.low:.3f}, {s.high:.3f}]  ({s.n} pairs, t interval)"
 
 
@@ -74,8 +79,12 @@ def format_metrics(m: Metrics, title: str) -> str:
     return "\n".join(lines)
 
 
-def _signed(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:+.3f}"
+def _signed(x: float | None, digits: int = 3) -> str:
+    return "n/a" if x is None else f"{x:+.{digits}f}"
+
+
+def _p_value(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.4g}"
 
 
 def format_comparison(c: Comparison, title: str) -> str:
@@ -90,12 +99,13 @@ def format_comparison(c: Comparison, title: str) -> str:
     verdict = "significant" if c.significant else "not significant"
     lines += [
         f"  first-player win rate {b} - {a}: {c.win_rate_difference:+.3f} "
-        f"[{_signed(c.win_rate_paired.low)}, {_signed(c.win_rate_paired.high)}] (paired t "
-        f"interval over {c.win_rate_paired.n} games); "
-        f"{t.name}: p = {t.p_value:.4g} ({verdict} at 0.05); {u.name}: z = {u.statistic:+.2f}, "
-        f"p = {u.p_value:.4g}",
+        + (f"[{_signed(c.win_rate_paired.low)}, {_signed(c.win_rate_paired.high)}] (paired t "
+           f"interval over {c.win_rate_paired.n} games); " if c.win_rate_paired.low is not None
+           else f"[n/a] (no t interval over {plural(c.win_rate_paired.n, 'game')}); ")
+        + f"{t.name}: p = {_p_value(t.p_value)} ({verdict} at 0.05); {u.name}: "
+        f"z = {_signed(u.statistic, 2)}, p = {_p_value(u.p_value)}",
         f"  score margin {b} - {a}: {c.margin_difference:+.2f} points; "
-        f"{mt.name}: t = {mt.statistic:+.2f}, p = {mt.p_value:.4g}",
+        f"{mt.name}: t = {_signed(mt.statistic, 2)}, p = {_p_value(mt.p_value)}",
     ]
     return "\n".join(lines)
 
@@ -170,7 +180,7 @@ def format_race(race) -> str:
     """A finished :class:`~.race_lab.SetupRace`: how it stopped, the setups named, the fates."""
     r, noun = race.result, race.game.setup_noun
     confidence = f"{1 - r.delta:.0%}".replace("%", " %")
-    where = (f"{race.workers} workers" if isinstance(race.workers, int)
+    where = (plural(race.workers, "worker") if isinstance(race.workers, int)
              else f"Dask scheduler {race.workers}")
     if r.separated:
         how = f"separated after {r.games:,} games in {r.rounds} rounds"
@@ -180,7 +190,7 @@ def format_race(race) -> str:
     counts = {s: sum(a.status == s for a in r.arms) for s in ("accepted", "rejected", "undecided")}
     games = sorted(a.games for a in r.arms)
     lines = [
-        f"race: {len(r.arms)} {noun}s, top {r.k} by {r.objective} at {confidence} confidence "
+        f"race: {plural(len(r.arms), noun)}, top {r.k} by {r.objective} at {confidence} confidence "
         f"(tolerance {r.tolerance:g}): {how}",
         f"  {race.games_played:,} games played now, {r.games - race.games_played:,} read from "
         f"the store; {race.seconds:.1f} s ({where})",

@@ -9,6 +9,8 @@ round is dealt afresh; only the choice of leader after round 1 links them).
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any, Mapping, Sequence
 
 from ...core.game import Metric
@@ -114,7 +116,7 @@ def hyena_rounds(games: Sequence, setup: Any = None) -> Proportion:
 
 
 def tricks_per_round(games: Sequence, setup: Any = None) -> Summary:
-    return summarise([r["tricks"] for r in _rounds(games)])
+    return summarise([r["tricks"] for r in _rounds(games)], (0.0, math.inf))   # a count
 
 
 def crowns_margin(games: Sequence, setup: Any = None) -> Summary:

@@ -9,6 +9,8 @@ about differs. Seats alternate from game to game so that the first player's adva
 """
 from __future__ import annotations
 
+import math
+
 import random
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
@@ -126,7 +128,8 @@ def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", 
         results.append(CardValue(name, card.effect, summarise(margins),
                                  proportion(with_score, games), proportion(without_score, games),
                                  summarise(changes, within=(-1.0, 1.0)),   # a change of rate
-                                 proportion(len(used_at), games), summarise(used_at)))
+                                 proportion(len(used_at), games),
+                                 summarise(used_at, (0.0, math.inf))))     # a turn
     return results
 
 

@@ -8,6 +8,7 @@ from typing import Iterable, Iterator, Sequence
 
 from ...core.game import Game
 from ...core.io import make_folder, write_text
+from ...core.numbers import plural
 from ...lab.matches import PlaytestError
 from ...lab.store import RankedExperiment
 from .formats import format_text
@@ -74,7 +75,7 @@ def export_layouts(rows: Sequence[RankedExperiment], directory: str | Path, opti
         layout = KIWARA.setup_from_key(r.setup)
         stem = f"rank{i:02d}-layout{r.setup_id}"
         text = folder / f"{stem}.txt"
-        write_text(text, f"# rank {i}, score {r.score:.3f}, {r.games} games "
+        write_text(text, f"# rank {i}, score {r.score:.3f}, {plural(r.games, 'game')} "
                          f"({r.agents}, variant {r.variant})\n" + format_text(layout), "a layout")
         written.append(text)
         pages = print_set(layout, options, title=f"rank {i}: layout #{r.setup_id}")

@@ -10,9 +10,10 @@ import sys
 import click
 
 from .play import VARIANT_HELP, _variant, awimbawe
-from ....commands import (agents_help, describe_playtest, lab_options, parse_settings, progress_bar,
-                          scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
-                          two_variants)
+from ....core.numbers import plural
+from ....commands import (Real, Whole, agents_help, describe_playtest, lab_options,
+                          parse_settings, progress_bar, scheduler_option, skill_options,
+                          skill_pairing, stdin_once, summary_line, two_variants)
 
 # The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
@@ -37,7 +38,7 @@ def _pairing(agents: str):
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
 @matches_options
 @skill_matches_options
-@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+@click.option("--precision", type=Real(0, 0.5, min_open=True, max_open=True),
               help="Play until the first seat's match win rate is known to ± this (e.g. 0.03); "
                    "--games is then the first round.")
 @scheduler_option()
@@ -110,8 +111,9 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
         click.echo(json.dumps({"game": "awimbawe", "agents": pairing.name, "games": games,
                                "seed": seed, **result.to_json()}, indent=2))
         return
-    click.echo(format_comparison(result, f"awimbawe: agents {pairing}, {games} matches per "
-                                         f"variant on the same seeds (seed {seed})"))
+    click.echo(format_comparison(result, f"awimbawe: agents {pairing}, "
+                                         f"{plural(games, 'match', 'matches')} per variant on "
+                                         f"the same seeds (seed {seed})"))
 
 
 @awimbawe.command("sweep")
@@ -126,7 +128,7 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
 @matches_options
 @skill_matches_options
 @scheduler_option()
-@click.option("--top", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--top", type=Whole(min=1, beyond_is_most=True), default=20, show_default=True,
               help="Variants listed after the sweep.")
 @click.option("--json", "as_json", is_flag=True,
               help="The sweep's summary and its ranked variants as JSON.")
@@ -187,13 +189,13 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
 @click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxH",
               help="Paper (the sheet turns to portrait when that holds more cards).")
 @click.option("--crop-marks", is_flag=True, help="Crop marks on every cut line.")
-@click.option("--bleed-mm", type=float, default=0.0, show_default=True, metavar="MM",
+@click.option("--bleed-mm", type=Real(), default=0.0, show_default=True, metavar="MM",
               help="Run the cards' colours this far past the cut lines (adds crop marks).")
 @click.option("--backs", type=click.Choice(["duplex", "fold"]), default="duplex",
               show_default=True,
               help="Backs on the next page for double-sided printing (nine cards a page), or "
                    "beside the fronts to fold.")
-@click.option("--dpi", type=click.IntRange(30, 1200), metavar="N",
+@click.option("--dpi", type=Whole(30, 1200), metavar="N",
               help="PNG resolution [default: 150].")
 def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, dpi) -> None:
     """Print-and-play sheet: the 28 cards and the two Heir cards at 63 × 88 mm.

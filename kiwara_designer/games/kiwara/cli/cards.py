@@ -9,6 +9,7 @@ import click
 from ..formats import load_layout
 from ....commands import MAX_GAMES, Whole, stdin_once, workers_option
 from ....core.io import source_label
+from ....core.numbers import plural
 from .common import load_variant, note_invalid
 
 
@@ -52,6 +53,8 @@ def _setup(layout_names, variant_name):
 
 
 def _interval(low, high, scale=1.0, digits=1) -> str:
+    if low is None:                      # one game: no interval
+        return "[n/a]"
     return f"[{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
 
 
@@ -137,8 +140,8 @@ def handicap_cmd(layout_names, variant_name, games, seed, workers, as_json, weak
                                "seed": seed, "seconds": round(seconds, 1),
                                "levels": [r.to_json() for r in result]}, indent=2))
         return
-    click.echo(f"{weaker} (weaker) against {stronger}, {games} games per level, seed {seed} "
-               f"({seconds:.0f} s)")
+    click.echo(f"{weaker} (weaker) against {stronger}, {plural(games, 'game')} per level, "
+               f"seed {seed} ({seconds:.0f} s)")
     click.echo(f"{'cards':>5}{'weaker scores (95% CI)':>32}{'margin (95% CI)':>26}")
     for r in result:
         click.echo(f"{r.cards:>5}{r.weaker_score.value:>14.1%} "
@@ -166,7 +169,7 @@ def versus_cmd(layout_names, variant_name, games, seed, workers, as_json, agents
                                "seconds": round(seconds, 1),
                                "rules": [r.to_json() for r in result]}, indent=2))
         return
-    click.echo(f"agents {agents}, {games} games each, seed {seed} ({seconds:.0f} s)")
+    click.echo(f"agents {agents}, {plural(games, 'game')} each, seed {seed} ({seconds:.0f} s)")
     click.echo(f"{'rules':<10}{'first player scores (95% CI)':>38}{'draws':>8}"
                f"{'mean |margin| (95% CI)':>30}")
     for label, r in zip(("okapi", "deck"), result):

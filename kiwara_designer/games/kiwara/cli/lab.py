@@ -14,9 +14,9 @@ from ....core.errors import KiwaraError
 from ..formats import load_layout
 from ....lab.metrics import metric_names
 from ....core.numbers import plural
-from ....commands import (EXIT_NEGATIVE, describe_playtest, lab_options, progress_bar,
-                          scheduler_option, skill_options, skill_pairing, stdin_once, summary_line,
-                          two_variants)
+from ....commands import (EXIT_NEGATIVE, MAX_GAMES, Real, Whole, describe_playtest, lab_options,
+                          progress_bar, scheduler_option, skill_options, skill_pairing, stdin_once,
+                          summary_line, two_variants, workers_option)
 from .common import MAX_SAMPLE, load_variant, note_invalid
 
 
@@ -62,7 +62,7 @@ def _lab_record_name(stem: str, index: int) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object with every metric.")
 @click.option("--records", type=click.Path(file_okay=False),
               help="Write every game's record (JSON, for kiwara replay) into this directory.")
-@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+@click.option("--precision", type=Real(0, 0.5, min_open=True, max_open=True),
               help="Play until the first-player win rate is known to ± this (e.g. 0.03); "
                    "--games is then the first round.")
 def playtest(layout_files, variant_name, games, agents, seed, workers, skill, skill_games,
@@ -148,8 +148,8 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
                        **result.to_json()})
         if not as_json:
             click.echo(format_comparison(result, f"{source_label(name)}: agents {pairing}, "
-                                                 f"{games} games per variant on the same seeds "
-                                                 f"(seed {seed})"))
+                                                 f"{plural(games, 'game')} per variant on the "
+                                                 f"same seeds (seed {seed})"))
     if as_json:
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
 
@@ -163,7 +163,7 @@ def _lab_sweep_layouts(sample, all_canonical, from_file, seed):
 
 
 @click.command()
-@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+@click.option("--sample", type=Whole(1, MAX_SAMPLE),
               help="Play N layouts sampled at random.")
 @click.option("--all-canonical", is_flag=True, help="Play every free-play layout up to symmetry.")
 @click.option("--from", "from_file", metavar="FILE", help="Play the layouts of FILE (text or JSON, - for stdin).")
@@ -229,36 +229,35 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
 
 
 @click.command()
-@click.option("--sample", type=click.IntRange(1, MAX_SAMPLE),
+@click.option("--sample", type=Whole(1, MAX_SAMPLE),
               help="Race N layouts sampled at random (up to symmetry).")
 @click.option("--from", "from_file", metavar="FILE",
               help="Race the layouts of FILE (text or JSON, - for stdin).")
 @click.option("--db", required=True, type=click.Path(dir_okay=False),
               help="SQLite results database (created if missing; a killed race resumes).")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name.")
-@click.option("--top", "k", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--top", "k", type=Whole(1, MAX_SAMPLE), default=10, show_default=True,
               help="How many best layouts to name.")
 @click.option("--by", "metric", default="balance", show_default=True,
               type=click.Choice(["balance", "first_player_win_rate", "agent_a_win_rate",
                                  "lead_change_rate"]),
               help="What is ranked (a mean of per-game values).")
 @click.option("--ascending", is_flag=True, help="Smallest first (not with --by balance).")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--confidence", type=Real(0, 1, min_open=True, max_open=True),
               default=0.95, show_default=True,
               help="Probability that a separated answer is right.")
-@click.option("--tolerance", type=click.FloatRange(min=0), default=0.05, show_default=True,
+@click.option("--tolerance", type=Real(0, 1), default=0.05, show_default=True,
               help="A named layout may be this much worse than the true k-th best "
                    "(on the metric's scale; balance 0.05 = 0.025 of win rate).")
-@click.option("--budget", type=click.IntRange(min=1),
+@click.option("--budget", type=Whole(min=1, beyond_is_most=True),
               help="Stop after this many games in all, separated or not.")
-@click.option("--first-round", type=click.IntRange(min=1), default=32, show_default=True,
+@click.option("--first-round", type=Whole(1, MAX_GAMES), default=32, show_default=True,
               help="Games every layout plays before any is dropped.")
 @click.option("--agents", default="greedy,greedy", show_default=True,
               help="Agent A,agent B (one spec plays itself).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=Whole(), default=0, show_default=True,
               help="Master seed of the sample and the games.")
-@click.option("--workers", "-j", type=click.IntRange(min=1),
-              help="Worker processes (default: number of cores).")
+@workers_option("Worker processes (default: number of cores).")
 @scheduler_option()
 @click.option("--json", "as_json", is_flag=True, help="The race's outcome as JSON.")
 def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, tolerance, budget,
@@ -337,7 +336,7 @@ def explain(db, metric, features, variant_name, agents, as_json) -> None:
     from ....lab import open_store
     from ..explain import explain as fit, format_explanation
 
-    with open_store(db, must_exist=True) as store:
+    with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         result = fit(store, metric, tuple(features), variant_name, agents)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else format_explanation(result))

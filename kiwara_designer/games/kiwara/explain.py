@@ -164,7 +164,7 @@ def explain(store: Store, metric: str = "first_player_win_rate", features: tuple
                        tuple(notes))
 
 
-def _shown(value: float, spec: str) -> str:
+def shown(value: float, spec: str) -> str:
     """``value`` formatted, or n/a if it is not a number (a p-value of a fit without residuals,
     the R² of a metric that does not vary)."""
     return format(value, spec) if math.isfinite(value) else "n/a"
@@ -174,13 +174,13 @@ def format_explanation(e: Explanation) -> str:
     lines = [f"{e.metric} of {e.layouts} layouts ({e.games:,} games), weighted least squares on "
              f"standardised features, HC1 robust 95 % intervals",
              f"  average layout: {e.mean:.3f} [{e.mean_low:.3f}, {e.mean_high:.3f}]; "
-             f"R² = {_shown(e.r_squared, '.3f')}",
+             f"R² = {shown(e.r_squared, '.3f')}",
              f"  {'feature':<15}{'mean':>7}{'sd':>7}   {'effect per sd':>13}  "
              f"{'95 % interval':<18} {'p':>8}"]
     for f in e.effects:
         mark = "  *" if f.clear else ""
         lines.append(f"  {f.feature:<15}{f.mean:7.2f}{f.sd:7.2f}   {f.per_sd:+13.4f}  "
-                     f"[{f.low:+.4f}, {f.high:+.4f}] {_shown(f.p_value, '8.3g'):>8}{mark}")
+                     f"[{f.low:+.4f}, {f.high:+.4f}] {shown(f.p_value, '8.3g'):>8}{mark}")
     lines.append("  * the interval excludes 0: the feature matters beyond the games' noise")
     lines += [f"  note: {note}" for note in e.notes]
     if e.dropped:

@@ -49,7 +49,7 @@ def effects_svg(explanation) -> str:
 def explain_section(store: Store, game: str) -> list[str]:
     """What the shape of ``game``'s layouts explains of their first-player win rate (needs
     statsmodels and enough layouts of one pairing; otherwise it says why it was not fitted)."""
-    from .explain import ExplainError, explain
+    from .explain import ExplainError, explain, shown
     try:
         e = explain(store, game=game)
     except ExplainError as exc:
@@ -61,7 +61,8 @@ def explain_section(store: Store, game: str) -> list[str]:
     return ["<h2>What makes a board fair</h2>",
             f"<p>Weighted least squares of the first-player win rate of {e.layouts} layouts "
             f"on their standardised shape features (HC1 robust 95 % intervals; "
-            f"R² = {e.r_squared:.3f}): {html.escape(said)} moves it beyond the games' noise. "
+            f"R² = {shown(e.r_squared, '.3f')}): {html.escape(said)} moves it beyond the games' "
+            f"noise. "
             f"Grey: intervals that include 0. See <code>kiwara explain</code>.</p>",
             "<div class=plots><figure>" + effects_svg(e) + "<figcaption>Effect of each feature "
             "per standard deviation, with its 95 % interval.</figcaption></figure></div>"]

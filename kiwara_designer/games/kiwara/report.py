@@ -73,7 +73,8 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
                     top: int) -> list[str]:
     """The report's sections of ``game``'s experiments ``rows``, played on Kiwara's layouts
     (``KiwaraGame.report_sections``): the best boards, races, explain, distributions."""
-    totals = store.totals()
+    stored = store.db.execute("SELECT COUNT(*) FROM games g JOIN setups s ON s.id = g.setup_id "
+                              "WHERE s.game = ?", (game.name,)).fetchone()[0]
     margins = [r[0] for r in store.db.execute(
         "SELECT g.score_first - g.score_second FROM games g JOIN experiments e ON "
         "e.setup_id = g.setup_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id "
@@ -82,7 +83,7 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
     first_rates = [r.values["first_player_win_rate"] for r in rows
                    if r.values.get("first_player_win_rate") is not None]
     layouts = store.setup_counts().get(game.name, 0)
-    body = [f'<p>{layouts} layouts, {totals["games"]:,} games stored; '
+    body = [f'<p>{layouts} layouts, {stored:,} games stored; '
             f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
             f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
             f'Intervals are 95 % (Wilson for rates, Student t for means).</p>']

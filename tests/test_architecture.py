@@ -35,7 +35,7 @@ def test_nothing_of_a_game_lives_outside_its_folder():
                    "printing", "studio", "table.py"]
     games = {p.name for p in (package / "games").iterdir() if p.is_dir()} - {"__pycache__"}
     assert games == {"kiwara", "awimbawe"}
-    for layer in ("core", "agents", "lab", "printing", "commands"):
+    for layer in ("core", "agents", "lab", "printing", "commands", "studio"):
         for module in (package / layer).rglob("*.py"):
             assert not any(g in module.stem for g in games), module
 
@@ -45,15 +45,15 @@ GAME_WORDS = ("layout", "okapi", "territor", "river", "size_mix", "totem", "zebr
 
 
 def test_the_neutral_layers_use_no_games_words_in_their_names():
-    """Identifiers of core, agents, the lab, printing, the command toolkit and the table name
-    no game's things (a playout is no layout)."""
+    """Identifiers of core, agents, the lab, printing, the command toolkit, the table and the
+    studio name no game's things (a playout is no layout)."""
     import ast
     import re
     words = re.compile("|".join(rf"(?<!p){w}" if w == "layout" else w for w in GAME_WORDS),
                        re.IGNORECASE)
     package = ROOT / "kiwara_designer"
     offending = []
-    for layer in ("core", "agents", "lab", "printing", "commands", "table.py"):
+    for layer in ("core", "agents", "lab", "printing", "commands", "table.py", "studio"):
         base = package / layer
         for path in [base] if base.suffix == ".py" else sorted(base.rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -23,6 +23,8 @@ from kiwara_designer.games.awimbawe.moves import MOVES  # noqa: E402
 from kiwara_designer.games.kiwara import KiwaraRecord  # noqa: E402
 from kiwara_designer.core.errors import KiwaraError  # noqa: E402
 from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
+from kiwara_designer.games.kiwara.studio.boards import (board_from_rows,  # noqa: E402
+                                                        read_layout_text)
 from kiwara_designer.printing import cairo_available  # noqa: E402
 from kiwara_designer.studio import api  # noqa: E402
 from kiwara_designer.studio.jobs import Jobs  # noqa: E402
@@ -127,13 +129,13 @@ def test_random_board_is_the_generators_draw():
 
 
 def test_pasted_text_and_json_layouts():
-    assert api.read_layout_text("A B C C C C\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n").rows == \
+    assert read_layout_text("A B C C C C\nABBCFF\nAABCCF\nDABBBE\nDDEEEE\n").rows == \
         tuple(CLASSIC)
-    assert api.read_layout_text(json.dumps({"rows": CLASSIC})).rows == tuple(CLASSIC)
+    assert read_layout_text(json.dumps({"rows": CLASSIC})).rows == tuple(CLASSIC)
     with pytest.raises(KiwaraError, match="holds no layout"):
-        api.read_layout_text("# only a comment\n")
+        read_layout_text("# only a comment\n")
     with pytest.raises(KiwaraError):
-        api.read_layout_text("ABC\nAB\n")
+        read_layout_text("ABC\nAB\n")
 
 
 def test_catalogue_lists_what_the_page_offers():
@@ -409,7 +411,7 @@ def test_a_loaded_deck_record_gets_a_secret_seed(client, drawn_seeds, deck_rules
     the record the page saves holds the cards dealt so far, not the loaded deck's order."""
     rules = dataclasses.replace(deck_rules, handicap=(1, 1))     # two cards dealt at setup
     order = [card.name for card in reversed(rules.cards)]
-    record = KiwaraRecord.from_moves(api.board_from_rows(CLASSIC), rules, ["T7"], deck=order,
+    record = KiwaraRecord.from_moves(board_from_rows(CLASSIC), rules, ["T7"], deck=order,
                                      seed=9).to_dict()
     drawn_seeds[0].append(31)
     view = post(client, "/api/kiwara/load", {"record": json.dumps(record)}).get_json()
@@ -799,8 +801,8 @@ class KuhnStudio:
 def test_a_third_game_plays_through_its_adapter_alone(client, drawn_seeds, monkeypatch):
     """The studio core never names a game: a toy game with hidden cards plays through the same
     routes, its agents come from the registry, its seed is secret until the end."""
-    from kiwara_designer.studio import sessions
-    monkeypatch.setitem(sessions.adapters(), "kuhn", KuhnStudio())
+    from kiwara_designer.studio import adapters
+    monkeypatch.setitem(adapters.adapters(), "kuhn", KuhnStudio())
     offered = get(client, "/api/catalogue").get_json()["games"]["kuhn"]
     assert offered["agents"] == ["random", "greedy", "ismcts"]        # mcts refuses hidden cards
     assert post(client, "/api/kuhn/new", {"seed": 3}).status_code == 400

@@ -11,11 +11,6 @@ from ..core.errors import KiwaraError
 from ..commands import Whole, workers_option
 
 
-def warm_up() -> None:
-    from ..studio.api import random_board
-    random_board(0)
-
-
 @click.command("studio")
 @click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
               help="Port to listen on (0: any free port).")
@@ -38,7 +33,7 @@ def studio(port, host, no_browser, workers) -> None:
       kiwara studio --port 0 --no-browser
     """
     try:
-        from ..studio.api import Studio
+        from ..studio.api import Studio, warm_up
         from ..studio.server import LOOPBACK, make_studio_server
     except ImportError as exc:
         raise KiwaraError(f"kiwara studio needs Flask: pip install 'kiwara-designer[studio]' "
@@ -48,8 +43,8 @@ def studio(port, host, no_browser, workers) -> None:
                    f"(the token still guards it)", err=True)
     backend = Studio(workers)
     server, url = make_studio_server(host, port, backend)
-    # the generator's counting table takes seconds to build: build it now, not on the first
-    # "random board" click
+    # a game's slow preparation (Kiwara's counting table for random boards) now, not on the
+    # first click
     threading.Thread(target=warm_up, daemon=True).start()
     click.echo(f"kiwara studio: {url}\n(Ctrl-C stops it)")
     if not no_browser:

@@ -2,55 +2,48 @@
 returning JSON-ready dicts. The web server (:mod:`.server`) is a thin shell over this module; a
 notebook or a test can call it directly.
 
-The studio's parts, by concern: :mod:`.requests` (checking what a request carries),
-:mod:`.boards` (the Draw view), :mod:`.prints` (the Print view's files), :mod:`.sessions` (games
-against an agent, through each game's studio adapter) and, here, the catalogue and the quick
-play-test. Everything a request may carry is checked, with a :class:`StudioError` that says in
-words what is wrong. Nothing here reads or writes a file: layouts, variants and records come as
-text or built-in names, never as paths.
+The studio's parts, by concern: :mod:`.requests` (a request's fields), :mod:`.adapters` (each
+game's part, asked by name), :mod:`.sessions` (games against an agent) and, here, the catalogue
+and the quick play-test. A game's own views are this module's functions too, by their names
+(Kiwara's board tools: ``check_board``, ``random_board``, ``print_file``…). Everything a request
+may carry is checked, with a :class:`StudioError` that says in words what is wrong. Nothing here
+reads or writes a file: setups, variants and records come as text or built-in names, never as
+paths.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ..games.kiwara import KIWARA
-from ..games.kiwara.printing.screen import name_tint
-from ..games.kiwara.validation import RULESETS
-from .boards import (TERRITORY_KEYS, board_from_rows, builtin_layout, check_board,
-                     parse_mix, random_board, read_layout_text, size_mixes)
+from ..core.checks import need_int, seed_or_new
+from ..core.game import DEFAULT_GAME
+from .adapters import adapter, adapters, catalogue_entries, tool, warm_up
 from .jobs import Job
-from .prints import PRINT_FORMATS, PrintFile, kiwara_variant, print_file
-from .requests import MAX_TEXT, StudioError, need_int, seed_or_new
-from .sessions import (MCTS_MAX_ITERATIONS, GameSessions, adapters, agent_choices,
-                       agent_spec, budgeted_kinds)
+from .requests import StudioError, call_with_fields
+from .sessions import (MCTS_MAX_ITERATIONS, GameSessions, agent_choices, agent_spec,
+                       budgeted_kinds, built_in_variant)
 
-__all__ = ["MAX_TEXT", "PRINT_FORMATS", "PrintFile", "Studio", "StudioError", "board_from_rows",
-           "builtin_layout", "catalogue", "check_board", "parse_mix", "print_file",
-           "random_board", "read_layout_text", "size_mixes"]
+__all__ = ["Studio", "StudioError", "adapters", "catalogue", "warm_up"]
 
 PLAYTEST_MAX_GAMES = 2000
 PLAYTEST_MAX_WORK = 100_000    # games × MCTS iterations a quick play-test may ask for
+PLAYTEST_FIELDS = ("agent", "iterations", "opponent", "games", "seed", "variant", "game")
+
+
+def __getattr__(name: str) -> Callable:
+    """A game's own view's function (Kiwara's ``check_board``), asked of the games' parts."""
+    return tool(name)
 
 
 def catalogue() -> dict:
-    """What the page offers: built-in layouts, rulesets, mixes, palette and papers for the
-    board views; each game's title, variants and agents (those that take a strength:
+    """What the page offers: what the games' own views offer (Kiwara's built-in boards,
+    rulesets, palette…); each game's title, variants and agents (those that take a strength:
     ``budgeted``); the limits."""
-    from ..games.kiwara.printing.board import TINTS
-    from ..games.kiwara.printing.kit import PLAYERS
-    from ..games.kiwara.formats import builtin_names
     return {
-        "layouts": {name: list(builtin_layout(name).rows) for name in builtin_names()},
-        "rules": list(RULESETS),
-        "mixes": size_mixes(),
+        **catalogue_entries(),
         "games": {name: {"title": found.title, "variants": found.variants.builtin_names(),
                          "agents": agent_choices(found.game),
                          "budgeted": budgeted_kinds(found.game)}
                   for name, found in adapters().items()},
-        "palette": {name: name_tint(name) for name in TERRITORY_KEYS},
-        "player_colours": [colours.fill for colours in PLAYERS],
-        "tints": list(TINTS),
-        "papers": ["a4", "letter"],
         "limits": {"playtest_games": PLAYTEST_MAX_GAMES, "playtest_work": PLAYTEST_MAX_WORK,
                    "mcts_iterations": MCTS_MAX_ITERATIONS},
     }
@@ -66,17 +59,20 @@ class Studio(GameSessions):
         self.workers = workers
 
     # -- play-test -------------------------------------------------------------------------------
-    def start_playtest(self, rows: Any, agent: Any = "greedy", iterations: Any = None,
-                       opponent: Any = None, games: Any = 200, seed: Any = None,
-                       variant: Any = "classic") -> Job:
-        """A quick play-test of the board in the background: ``games`` seeded games of
+    def start_playtest(self, agent: Any = "greedy", iterations: Any = None, opponent: Any = None,
+                       games: Any = 200, seed: Any = None, variant: Any = None,
+                       game: Any = DEFAULT_GAME, **setup: Any) -> Job:
+        """A quick play-test of a setup in the background (the Test view: Kiwara's drawn
+        board, whose ``rows`` are its adapter's setup fields): ``games`` seeded games of
         ``agent`` against ``opponent`` (default: itself), seats alternating, on the server's
         cores; the job's result is :func:`playtest_summary`. Refused beyond the limits."""
         from ..lab import Pairing, compute_metrics, play_games
-        layout = board_from_rows(rows)
-        rules = kiwara_variant(variant)
-        first = agent_spec(KIWARA, agent, iterations)
-        second = first if opponent in (None, "") else agent_spec(KIWARA, opponent, iterations)
+        found = adapter(game)
+        game_setup = call_with_fields(found.setup, setup, listed=PLAYTEST_FIELDS)
+        rules = built_in_variant(found, variant)
+        first = agent_spec(found.game, agent, iterations)
+        second = first if opponent in (None, "") else agent_spec(found.game, opponent,
+                                                                 iterations)
         n = need_int(games, "games", 2, PLAYTEST_MAX_GAMES)
         work_per_move = max(int(s.split(":")[1]) if ":" in s else 1 for s in (first, second))
         if work_per_move > 1 and n * work_per_move > PLAYTEST_MAX_WORK:
@@ -88,9 +84,10 @@ class Studio(GameSessions):
 
         def work(job: Job) -> dict:
             job.progress(0, n)
-            results = play_games(layout, rules, pairing, n, seed, self.workers,
+            results = play_games(game_setup, rules, pairing, n, seed, self.workers, game=found.game,
                                  progress=job.progress)
-            return playtest_summary(compute_metrics(results, layout), pairing, seed)
+            return playtest_summary(compute_metrics(results, game_setup, game=found.game), pairing,
+                                    seed)
 
         return self.jobs.start("playtest", work)
 
@@ -100,7 +97,7 @@ class Studio(GameSessions):
 
 def playtest_summary(metrics, pairing, seed: int) -> dict:
     """What the Test view shows: first-player win rate with its interval, margin,
-    decisiveness, length and the lab's layout score."""
+    decisiveness, length and the lab's score."""
     def proportion(p) -> dict:
         return {"value": p.value, "low": p.low, "high": p.high}
 

@@ -1,81 +1,20 @@
-"""Checking what a request carries: each field by type and range, an unknown field named as an
-error, and a :class:`StudioError` (a :class:`~kiwara_designer.core.errors.KiwaraError`) that
-says in words what is wrong. A refusal repeats a value only where that is harmless: a typed move
-could name a card the person does not see, so ``echo=False`` leaves it out."""
+"""What a request carries, as a function's fields: a JSON body's fields checked against the
+function's parameters (an unknown field is an error), and a download link's query string typed
+as its game declares. The values themselves are checked where they are used, with
+:mod:`kiwara_designer.core.checks` (which each game's studio part uses too: it sits below the
+studio); their :class:`~kiwara_designer.core.checks.RequestError` is the studio's
+:data:`StudioError`."""
 from __future__ import annotations
 
 import inspect
-import random
 import re
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
-from ..core.errors import KiwaraError
+from ..core.checks import RequestError
 
-SEED_LIMIT = 2 ** 63           # the records' seeds are below this
-MAX_TEXT = 20_000              # pasted layouts and loaded records, in characters
+StudioError = RequestError     # a request the studio cannot honour, said in words
 
-
-class StudioError(KiwaraError):
-    """A request the studio cannot honour, said in words."""
-
-
-def describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "…"
-
-
-def need_text(value: Any, what: str, max_length: int = 200, pattern: str | None = None,
-              echo: bool = True) -> str:
-    """``value`` if it is text of at most ``max_length`` characters (matching ``pattern``).
-    ``echo=False`` leaves the value out of the refusal: a typed move could name a card the
-    person does not see, and an answer must never repeat it."""
-    shown = f", got {describe(value)}" if echo else ""
-    if not isinstance(value, str):
-        raise StudioError(f"{what} must be text{shown}")
-    if len(value) > max_length:
-        raise StudioError(f"{what} is {len(value):,} characters long; at most {max_length:,}")
-    if pattern is not None and not re.fullmatch(pattern, value):
-        raise StudioError(f"{what}: {describe(value) if echo else 'the text'} is not of the "
-                          f"form {pattern}")
-    return value
-
-
-def need_int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise StudioError(f"{what} must be a whole number, got {describe(value)}")
-    if not low <= value <= high:
-        raise StudioError(f"{what} must be from {low:,} to {high:,}, got {value:,}")
-    return value
-
-
-def need_number(value: Any, what: str, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise StudioError(f"{what} must be a number, got {describe(value)}")
-    if not low <= value <= high:
-        raise StudioError(f"{what} must be from {low:g} to {high:g}, got {value:g}")
-    return float(value)
-
-
-def need_bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise StudioError(f"{what} must be true or false, got {describe(value)}")
-    return value
-
-
-def need_choice(value: Any, what: str, choices: Iterable[str]) -> str:
-    choices = list(choices)
-    if not isinstance(value, str) or value not in choices:
-        raise StudioError(f"{what}: unknown {describe(value)}; one of {', '.join(choices)}")
-    return value
-
-
-def seed_or_new(seed: Any) -> int:
-    """The request's seed, or a new one (printed back, so the result can be had again). Only
-    for what a seed cannot spoil: a game with chance or hidden cards has a secret one
-    (:func:`.sessions.session_seed`)."""
-    if seed is None:
-        return random.SystemRandom().randrange(1_000_000)
-    return need_int(seed, "seed", 0, SEED_LIMIT - 1)
+QUERY_FLAGS = ("0", "1", "false", "true")
 
 
 def call_with_fields(function: Callable, fields: dict, listed: Iterable[str] = ()) -> Any:
@@ -97,3 +36,28 @@ def call_with_fields(function: Callable, fields: dict, listed: Iterable[str] = (
     if missing:
         raise StudioError(f"missing field {missing[0]!r}")
     return function(**fields)
+
+
+def query_fields(args: Mapping[str, str], types: Mapping[str, type]) -> dict:
+    """A download link's query string as the fields of the function it calls (a plain link
+    cannot carry JSON), typed as the game declares: ``list`` comma-separated, ``bool`` as
+    ``1``/``0``, ``float`` and ``int`` as numbers (empty: the default); the rest stays text. The
+    token is the server's, not a field."""
+    fields: dict[str, Any] = {k: v for k, v in args.items() if k != "token"}
+    for name, kind in types.items():
+        text = fields.get(name)
+        if text is None or (text == "" and kind in (float, int)):
+            continue
+        if kind is list:
+            fields[name] = text.split(",")
+        elif kind is bool:
+            if text not in QUERY_FLAGS:
+                raise StudioError(f"{name} must be 1 or 0, got {text[:20]!r}")
+            fields[name] = text in ("1", "true")
+        else:
+            try:
+                number = float(text[:20])
+            except ValueError:
+                raise StudioError(f"{name} must be a number, got {text[:20]!r}") from None
+            fields[name] = int(number) if kind is int and number.is_integer() else number
+    return fields

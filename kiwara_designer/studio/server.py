@@ -20,9 +20,9 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from ..core.errors import KiwaraError
-from . import api
+from . import adapters, api
 from .jobs import JobError
-from .requests import call_with_fields
+from .requests import call_with_fields, query_fields
 
 MAX_BODY = 256 * 1024          # a record or a pasted layout is a few kB
 AGENT_WAIT = 2.0               # seconds a request waits for the agent before handing out a job
@@ -100,35 +100,17 @@ def create_app(studio: api.Studio | None = None, token: str | None = None) -> Fl
     def static_file(name: str):
         return send_from_directory(STATIC, name)
 
-    # -- boards ----------------------------------------------------------------------------------
+    # -- what the page offers, and each game's own views (Kiwara's board tools) ----------------
     @app.get("/api/catalogue")
     def catalogue():
         return jsonify(api.catalogue())
 
-    @app.post("/api/board/check")
-    def board_check():
-        return jsonify(call(api.check_board, body()))
-
-    @app.post("/api/board/random")
-    def board_random():
-        return jsonify(call(api.random_board, body()))
-
-    @app.post("/api/board/builtin")
-    def board_builtin():
-        name = call(lambda name: name, body())
-        return jsonify(api.check_board(list(api.builtin_layout(name).rows)))
-
-    @app.post("/api/board/parse")
-    def board_parse():
-        text = call(lambda text: text, body())
-        return jsonify(api.check_board(list(api.read_layout_text(text).rows)))
-
-    @app.get("/api/print")
-    def print_file():
-        made = call(api.print_file, query_fields(request.args))
-        response = Response(made.data, mimetype=made.mimetype)
-        response.headers["Content-Disposition"] = f'attachment; filename="{made.name}"'
-        return response
+    for address, function in adapters.calls().items():
+        app.add_url_rule(f"/api/{address}", f"call {address}", answer_call(function),
+                         methods=["POST"])
+    for address, (function, query_types) in adapters.downloads().items():
+        app.add_url_rule(f"/api/{address}", f"download {address}",
+                         answer_download(function, query_types), methods=["GET"])
 
     # -- games -------------------------------------------------------------------------------------
     @app.post("/api/<game>/new")
@@ -222,36 +204,26 @@ def body() -> dict:
     return value
 
 
+def answer_call(function: Callable) -> Callable:
+    """The view of a game's own call: the JSON body's fields in, its dict out as JSON."""
+    return lambda: jsonify(call(function, body()))
+
+
+def answer_download(function: Callable, query_types: dict) -> Callable:
+    """The view of a game's own download: the query's fields in (a download is a plain link),
+    the file it makes out, as an attachment."""
+    def download():
+        made = call(function, query_fields(request.args, query_types))
+        response = Response(made.data, mimetype=made.mimetype)
+        response.headers["Content-Disposition"] = f'attachment; filename="{made.name}"'
+        return response
+    return download
+
+
 def call(function: Callable, fields: dict) -> Any:
     """``function(**fields)``, every field checked against its parameters
     (:func:`.requests.call_with_fields`)."""
     return call_with_fields(function, fields)
-
-
-QUERY_FLAGS = ("crop_marks", "kit")
-QUERY_NUMBERS = ("cell_mm", "bleed_mm", "dpi")
-
-
-def query_fields(args) -> dict:
-    """A print request's query string as the API's fields: rows comma-separated, flags
-    ``1``/``0``, numbers as numbers (a download is a plain link, so it cannot carry JSON)."""
-    fields: dict[str, Any] = {k: v for k, v in args.items() if k != "token"}
-    if "rows" in fields:
-        fields["rows"] = fields["rows"].split(",")
-    for name in QUERY_FLAGS:
-        if name in fields:
-            if fields[name] not in ("0", "1", "true", "false"):
-                raise api.StudioError(f"{name} must be 1 or 0, got {fields[name][:20]!r}")
-            fields[name] = fields[name] in ("1", "true")
-    for name in QUERY_NUMBERS:
-        if fields.get(name, "") != "":
-            try:
-                number = float(fields[name][:20])
-            except ValueError:
-                raise api.StudioError(f"{name} must be a number, got {fields[name][:20]!r}") \
-                    from None
-            fields[name] = int(number) if name == "dpi" and number.is_integer() else number
-    return fields
 
 
 # -- serving --------------------------------------------------------------------------------------

@@ -2,30 +2,11 @@
 the agent registry, the seed rule, and the move loop (the person's move, the agent's turn as a
 background job, chance nodes drawn, forced moves played).
 
-Nothing here knows a game. What is a game's own comes from its **adapter**, the ``ADAPTER`` of
-the module ``kiwara_designer.games.<name>.studio`` (found by name for the registered games; a
-game without that module is not offered). An adapter has:
-
-- ``game`` (the registry's Game) and ``title`` (its name in words);
-- ``variants``: its rules variant type (a :class:`~kiwara_designer.core.variants.Variant`),
-  whose built-ins (``builtin_names()``, ``load(name)``) the page offers;
-- ``setup(**fields)``: a new game's setup from the game's own request fields (Kiwara:
-  ``rows``), which its parameters name; ``load(text)``: a game from a record's text (an object
-  with ``state``, ``setup``, ``variant``, ``moves``, ``seed``, ``note``) or a refusal;
-- ``forced_move(state)``: the person's move when there is nothing to decide, or None;
-- ``tell(before, after, move, seat, names)``: the move in words for the log as ``seat`` may
-  know it, and the page's marks of it (or None);
-- ``move_json(state, move)``: one of the person's legal moves as the page offers it;
-- ``view(state, seat, names, last)``: the table as ``seat`` may see it;
-- ``record(session, seed)``: the record to download (``seed`` None while it is secret).
-
-Its errors are :class:`~kiwara_designer.core.errors.KiwaraError` in words (it sits below the
-studio). The seed rule is one for all games (:func:`session_seed`).
+Nothing here knows a game: what is a game's own comes from its adapter (:mod:`.adapters`). The
+seed rule is one for all games (:func:`session_seed`).
 """
 from __future__ import annotations
 
-import functools
-import importlib
 import itertools
 import random
 import re
@@ -36,41 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import agent_kinds, agent_syntax, make_agent
+from ..core.checks import MAX_TEXT, need_choice, need_int, need_text, seed_or_new
 from ..core.errors import KiwaraError
-from ..core.game import CHANCE, DEFAULT_GAME, game_names, sample_chance
+from ..core.game import CHANCE, sample_chance
+from .adapters import adapter
 from .jobs import Job, Jobs
-from .requests import (MAX_TEXT, StudioError, call_with_fields, need_choice, need_int,
-                       need_text, seed_or_new)
+from .requests import StudioError, call_with_fields
 
 MAX_GAMES = 200                # open games; the oldest is dropped beyond
 MCTS_MAX_ITERATIONS = 5000
 DEFAULT_ITERATIONS = 500
 LOG_LINES = 40                 # the log's last lines in a view
 COMMON_FIELDS = ("agent", "iterations", "seat", "variant", "seed")   # new_game's own
-
-
-# -- adapters --------------------------------------------------------------------------------------
-@functools.cache
-def adapters() -> dict[str, Any]:
-    """Each registered game's studio adapter by name, the default game first (the page's order)."""
-    found = {}
-    for name in sorted(game_names(), key=lambda n: n != DEFAULT_GAME):
-        module_name = f"kiwara_designer.games.{name}.studio"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue                     # a game without studio views is not offered
-        found[name] = module.ADAPTER
-    return found
-
-
-def adapter(name: str) -> Any:
-    found = adapters()
-    if name not in found:
-        raise StudioError(f"no such game; the studio plays {', '.join(found)}")   # no echo
-    return found[name]
 
 
 # -- the opponent ----------------------------------------------------------------------------------
@@ -93,6 +51,12 @@ def agent_spec(game: Any, kind: Any, iterations: Any = None) -> str:
     n = DEFAULT_ITERATIONS if iterations is None else need_int(
         iterations, f"{kind} iterations", 10, MCTS_MAX_ITERATIONS)
     return f"{kind}:{n}"
+
+
+def built_in_variant(found: Any, name: Any) -> Any:
+    """One of the game's built-in rules variants by name (the page never names a file)."""
+    return found.variants.load(need_choice(name or "classic", "variant",
+                                           found.variants.builtin_names()))
 
 
 # -- the seed rule ---------------------------------------------------------------------------------
@@ -179,8 +143,7 @@ class GameSessions:
         the game's own fields (its adapter's ``setup`` names them: Kiwara's ``rows``)."""
         found = adapter(game)
         board = call_with_fields(found.setup, setup, listed=COMMON_FIELDS)
-        rules = found.variants.load(need_choice(variant or "classic", "variant",
-                                                found.variants.builtin_names()))
+        rules = built_in_variant(found, variant)
         spec = agent_spec(found.game, agent, iterations)
         human = need_int(seat, "seat", 0, 1)
         seed = session_seed(found, rules, seed)

@@ -1,5 +1,5 @@
 """Awimbawé in ``kiwara studio``: the game's side of the studio's adapter protocol (see
-:mod:`kiwara_designer.studio.sessions`).
+:mod:`kiwara_designer.studio.adapters`).
 
 THE RULE: everything here that reaches the page is built from what the person's seat may know
 and nothing else: their observation (``state.observation(seat)``, never the state), the moves

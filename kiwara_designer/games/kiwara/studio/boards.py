@@ -1,42 +1,66 @@
-"""The Draw view's boards: a board from the page's rows, a built-in or pasted one, checked by
-the library's validator with what the view shows, and uniformly random boards."""
+"""Kiwara's Draw view in the studio: a board from the page's rows, a built-in or pasted one,
+checked by the library's validator with what the view shows, uniformly random boards, and what
+the page offers to draw with (built-in boards, rulesets, mixes, palette)."""
 from __future__ import annotations
 
 import itertools
 from typing import Any
 
-from ..core.errors import KiwaraError
-from ..games.kiwara.layout import Layout
-from ..games.kiwara.printing.screen import screen_board
-from ..games.kiwara.studio import layout_from_rows
-from ..games.kiwara.validation import RULESETS, validate
-from .requests import MAX_TEXT, StudioError, describe, need_choice, need_text, seed_or_new
+from ....core.checks import (MAX_TEXT, RequestError, describe, need_choice, need_text,
+                            seed_or_new)
+from ....core.errors import KiwaraError
+from ..formats import builtin_names, load_layout, parse_layouts
+from ..geometry import GeometryError
+from ..layout import TERRITORY_CHARS, Layout, LayoutError
+from ..printing.board import TINTS
+from ..printing.kit import PLAYERS
+from ..printing.screen import name_tint, screen_board
+from ..validation import RULESETS, validate
 
 TERRITORY_KEYS = "ABCDEFGH"    # the page's palette: keys 1-8 / a-h paint these
+MAX_SIDE = 12                  # board side the studio accepts (the page draws 6 × 5)
+
+
+def layout_from_rows(rows: Any) -> Layout:
+    """The layout of ``rows`` (``["ABCCCC", …]``: one letter per cell naming its territory), as
+    the page sends a board."""
+    if (not isinstance(rows, list) or not 1 <= len(rows) <= MAX_SIDE
+            or not all(isinstance(r, str) for r in rows)):
+        raise LayoutError(f"rows must be a list of 1 to {MAX_SIDE} rows of territory letters, "
+                          f"such as [\"ABCCCC\", \"ABBCFF\", …]")
+    for number, row in enumerate(rows, 1):
+        if not 1 <= len(row) <= MAX_SIDE:
+            raise LayoutError(f"row {number} has {len(row)} cells; 1 to {MAX_SIDE} allowed")
+        bad = [ch for ch in row if ch not in TERRITORY_CHARS]
+        if bad:
+            raise LayoutError(f"row {number}: {bad[0]!r} is not a territory name (letters A-Z, "
+                              f"a-z, digits)")
+    try:
+        return Layout.from_rows(rows)
+    except GeometryError as exc:
+        raise LayoutError(str(exc)) from None
 
 
 def board_from_rows(rows: Any) -> Layout:
-    """The layout of ``rows`` (``["ABCCCC", …]``: one letter per cell naming its territory)."""
+    """:func:`layout_from_rows`, refused as the request's fault (the studio's bad request)."""
     try:
         return layout_from_rows(rows)
     except KiwaraError as exc:
-        raise StudioError(str(exc)) from None
+        raise RequestError(str(exc)) from None
 
 
 def builtin_layout(name: Any) -> Layout:
-    from ..games.kiwara.formats import builtin_names, load_layout
     return load_layout(need_choice(name, "layout", builtin_names()))
 
 
 def read_layout_text(text: Any) -> Layout:
     """One layout pasted as text rows or JSON (what a layout file holds)."""
-    from ..games.kiwara.formats import parse_layouts
     text = need_text(text, "pasted layout", MAX_TEXT)
     entries = parse_layouts(text, "pasted text")
     if not entries:
-        raise StudioError("the pasted text holds no layout (one row of letters per line)")
+        raise RequestError("the pasted text holds no layout (one row of letters per line)")
     if entries[0].error is not None:
-        raise StudioError(str(entries[0].error))
+        raise RequestError(str(entries[0].error))
     return entries[0].layout
 
 
@@ -74,6 +98,16 @@ def check_board(rows: Any, rules: Any = "free-play") -> dict:
     }
 
 
+def builtin_board(name: Any) -> dict:
+    """A built-in board by name, checked like :func:`check_board`."""
+    return check_board(list(builtin_layout(name).rows))
+
+
+def pasted_board(text: Any) -> dict:
+    """A pasted board (text rows or JSON), checked like :func:`check_board`."""
+    return check_board(list(read_layout_text(text).rows))
+
+
 def size_mixes() -> list[list[int]]:
     """The free-play size mixes: six sizes from {3, 5, 7, 9} that cover the 30 cells."""
     return [list(m) for m in itertools.combinations_with_replacement((3, 5, 7, 9), 6)
@@ -89,10 +123,10 @@ def parse_mix(mix: Any) -> tuple[int, ...] | None:
         mix = [int(part) for part in mix.split(",")]
     if not isinstance(mix, list) or not all(isinstance(s, int) and not isinstance(s, bool)
                                             for s in mix):
-        raise StudioError(f"mix must be sizes such as \"3,3,5,5,7,7\", got {describe(mix)}")
+        raise RequestError(f"mix must be sizes such as \"3,3,5,5,7,7\", got {describe(mix)}")
     wanted = tuple(sorted(mix))
     if list(wanted) not in size_mixes():
-        raise StudioError(f"mix {','.join(map(str, wanted))} is not a free-play mix; one of "
+        raise RequestError(f"mix {','.join(map(str, wanted))} is not a free-play mix; one of "
                           + "; ".join(",".join(map(str, m)) for m in size_mixes()))
     return wanted
 
@@ -100,10 +134,10 @@ def parse_mix(mix: Any) -> tuple[int, ...] | None:
 def random_board(seed: Any = None, mix: Any = None) -> dict:
     """A uniformly random valid free-play board (the generator's draw, as ``kiwara generate``
     makes it: the same seed and mix give the same board), checked like :func:`check_board`."""
-    from ..games.kiwara.generator import sample_layouts
+    from ..generator import sample_layouts     # only a random board needs the generator
     seed = seed_or_new(seed)
     if seed >= 2 ** 32:
-        raise StudioError("seed must be below 4,294,967,296 for a random board")
+        raise RequestError("seed must be below 4,294,967,296 for a random board")
     wanted = parse_mix(mix)
     layout = sample_layouts(1, seed, mix=wanted)[0]
     command = f"kiwara generate --seed {seed}" + (
@@ -112,3 +146,15 @@ def random_board(seed: Any = None, mix: Any = None) -> dict:
             "mix": list(wanted) if wanted else None, "command": command}
 
 
+def board_catalogue() -> dict:
+    """What the Draw and Print views offer: built-in boards, rulesets, free-play mixes, the
+    palette and the print's tints and player colours, papers."""
+    return {
+        "layouts": {name: list(builtin_layout(name).rows) for name in builtin_names()},
+        "rules": list(RULESETS),
+        "mixes": size_mixes(),
+        "palette": {name: name_tint(name) for name in TERRITORY_KEYS},
+        "player_colours": [colours.fill for colours in PLAYERS],
+        "tints": list(TINTS),
+        "papers": ["a4", "letter"],
+    }

@@ -1,52 +1,28 @@
-"""Kiwara in ``kiwara studio``: the game's side of the studio's adapter protocol (see
-:mod:`kiwara_designer.studio.sessions`): a new game's board from the page's rows, a game loaded
+"""Kiwara's adapter: the game's side of the studio's adapter protocol (see
+:mod:`kiwara_designer.studio.adapters`): a new game's board from the page's rows, a game loaded
 from its record, each move told in words with the cells it concerns, the table as the page draws
-it, and the record to download. Everything on a Kiwara table is open (board, reserves, held
-cards); only a deck's order is unknown, to both players alike.
-
-The studio finds this module by the game's name; it sits below the studio, so its errors are the
-library's :class:`~kiwara_designer.core.errors.KiwaraError` in words, which the studio answers
-as a bad request.
+it, and the record to download; and its own views, the board tools (Draw: :mod:`.boards`;
+Print: :mod:`.prints`). Everything on a Kiwara table is open (board, reserves, held cards); only
+a deck's order is unknown, to both players alike.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import KiwaraError
-from ...core.game import CHANCE
-from .game import KIWARA
-from .geometry import GeometryError
-from .layout import TERRITORY_CHARS, Layout, LayoutError
-from .moves import Move
-from .printing.screen import screen_board
-from .record import DRAW, KiwaraRecord
-from .state import KiwaraState
-from .variant import KIND_NAMES, KINDS, KiwaraVariant
+from ....core.errors import KiwaraError
+from ....core.game import CHANCE
+from ..game import KIWARA
+from ..layout import Layout
+from ..moves import Move
+from ..printing.screen import screen_board
+from ..record import DRAW, KiwaraRecord
+from ..state import KiwaraState
+from ..variant import KIND_NAMES, KINDS, KiwaraVariant
+from . import boards, prints
 
-MAX_SIDE = 12                  # board side the studio accepts (the page draws 6 × 5)
 MAX_CELLS = 64                 # cells of a board the studio plays
 PLAYER_NAMES = ("first", "second")
-
-
-def layout_from_rows(rows: Any) -> Layout:
-    """The layout of ``rows`` (``["ABCCCC", …]``: one letter per cell naming its territory), as
-    the page sends a board."""
-    if (not isinstance(rows, list) or not 1 <= len(rows) <= MAX_SIDE
-            or not all(isinstance(r, str) for r in rows)):
-        raise LayoutError(f"rows must be a list of 1 to {MAX_SIDE} rows of territory letters, "
-                          f"such as [\"ABCCCC\", \"ABBCFF\", …]")
-    for number, row in enumerate(rows, 1):
-        if not 1 <= len(row) <= MAX_SIDE:
-            raise LayoutError(f"row {number} has {len(row)} cells; 1 to {MAX_SIDE} allowed")
-        bad = [ch for ch in row if ch not in TERRITORY_CHARS]
-        if bad:
-            raise LayoutError(f"row {number}: {bad[0]!r} is not a territory name (letters A-Z, "
-                              f"a-z, digits)")
-    try:
-        return Layout.from_rows(rows)
-    except GeometryError as exc:
-        raise LayoutError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -68,13 +44,24 @@ class KiwaraStudio:
     game = KIWARA
     title = "Kiwara"
     variants = KiwaraVariant         # its built-in rules: builtin_names(), load(name)
+    # its own views, the board tools, at their addresses under /api/
+    calls = {"board/check": boards.check_board, "board/random": boards.random_board,
+             "board/builtin": boards.builtin_board, "board/parse": boards.pasted_board}
+    downloads = {"print": (prints.print_file, prints.PRINT_QUERY)}
 
     def setup(self, rows: Any) -> Layout:
         """The board of a new game: the request's ``rows``."""
-        layout = layout_from_rows(rows)
+        layout = boards.layout_from_rows(rows)
         if layout.grid.size > MAX_CELLS:
             raise KiwaraError(f"the studio plays boards of at most {MAX_CELLS} cells")
         return layout
+
+    def catalogue(self) -> dict:
+        return boards.board_catalogue()
+
+    def warm_up(self) -> None:
+        """Build the generator's counting table (seconds) before the first random board."""
+        boards.random_board(0)
 
     def load(self, text: str) -> Loaded:
         """A game from a record's text (as downloaded), replayed move by move (ReplayError names

@@ -1,22 +1,22 @@
-"""The Print view's files: the board (and the print-and-play kit) as ``kiwara export`` writes
-them, as bytes."""
+"""Kiwara's Print view in the studio: the board (and the print-and-play kit) as ``kiwara export``
+writes them, as bytes."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from ....core.checks import (RequestError, need_bool, need_choice, need_int, need_number,
+                            need_text)
+from ....printing import BACKS, PNG_DPI, Paper, PrintOptions, render_pdf, render_png
+from ..printing import print_set
+from ..variant import KiwaraVariant
 from .boards import board_from_rows
-from .requests import StudioError, need_bool, need_choice, need_int, need_number, need_text
-
-
-def kiwara_variant(name: Any):
-    """A built-in rules variant (the page never names a file)."""
-    from ..games.kiwara import KiwaraVariant, builtin_variant_names
-    return KiwaraVariant.load(need_choice(name or "classic", "variant", builtin_variant_names()))
-
 
 PRINT_FORMATS = {"svg": "image/svg+xml", "pdf": "application/pdf", "png": "image/png"}
+# a download link's query, as print_file's fields (the studio types them so)
+PRINT_QUERY = {"rows": list, "crop_marks": bool, "kit": bool, "cell_mm": float,
+               "bleed_mm": float, "dpi": int}
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,6 @@ def print_file(rows: Any, format: Any = "pdf", paper: Any = "a4", cell_mm: Any =
                title: Any = None) -> PrintFile:
     """The board (and with ``kit`` the print-and-play kit) as ``kiwara export`` writes it, with
     the same options, as bytes: SVG (one page), PDF (every page) or PNG (one page)."""
-    from ..printing import BACKS, PNG_DPI, Paper, PrintOptions, render_pdf, render_png
-    from ..games.kiwara.printing import print_set
     layout = board_from_rows(rows)
     fmt = need_choice(format, "format", PRINT_FORMATS)
     options = PrintOptions(
@@ -45,16 +43,20 @@ def print_file(rows: Any, format: Any = "pdf", paper: Any = "a4", cell_mm: Any =
     title = "Kiwara board" if title in (None, "") else need_text(
         title, "title", 60, r"[\w .,'()#+-]*")
     pages = print_set(layout, options, title=title, kit=need_bool(kit, "kit"),
-                      variant=kiwara_variant(variant))
+                      variant=built_in_variant(variant))
     stem = re.sub(r"[^\w-]+", "-", title).strip("-").lower() or "kiwara-board"
     stem += "-kit" if kit else ""
     if fmt == "pdf":
         return PrintFile(f"{stem}.pdf", PRINT_FORMATS[fmt], render_pdf(pages))
     if len(pages) > 1:
-        raise StudioError(f"this print is {len(pages)} pages; {fmt.upper()} holds one page, "
+        raise RequestError(f"this print is {len(pages)} pages; {fmt.upper()} holds one page, "
                           f"download the PDF")
     if fmt == "png":
         return PrintFile(f"{stem}.png", PRINT_FORMATS[fmt], render_png(pages[0], dpi))
     return PrintFile(f"{stem}.svg", PRINT_FORMATS[fmt], pages[0].svg.encode("utf-8"))
 
 
+def built_in_variant(name: Any) -> KiwaraVariant:
+    """A built-in rules variant (the page never names a file)."""
+    return KiwaraVariant.load(need_choice(name or "classic", "variant",
+                                          KiwaraVariant.builtin_names()))

@@ -853,3 +853,15 @@ def test_a_port_in_use_is_a_clear_error():
         taken.listen(1)
         with pytest.raises(KiwaraError, match="cannot listen on 127.0.0.1"):
             make_studio_server("127.0.0.1", taken.getsockname()[1])
+
+
+def test_the_page_never_reads_a_file_named_as_a_built_in_variant(studio, tmp_path, monkeypatch):
+    # a file called like a built-in variant in the server's folder is not read: the page names
+    # built-ins only
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gazelles_3").write_text('name = "from a file"\ngazelle_tokens = 1\n')
+    (tmp_path / "three_hyenas").write_text('name = "from a file"\n')
+    kiwara = studio.new_game("kiwara", rows=CLASSIC, variant="gazelles_3")
+    assert kiwara["variant"] == "gazelles_3"
+    awimbawe = studio.new_game("awimbawe", variant="three_hyenas")
+    assert awimbawe["variant"] == "three_hyenas"

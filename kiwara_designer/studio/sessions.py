@@ -20,6 +20,7 @@ from ..agents import agent_kinds, agent_syntax, make_agent
 from ..core.checks import MAX_TEXT, need_choice, need_int, need_text, seed_or_new
 from ..core.errors import KiwaraError
 from ..core.game import CHANCE, sample_chance
+from ..core.io import BUILTIN_PREFIX
 from .adapters import adapter
 from .jobs import Job, Jobs
 from .requests import StudioError, call_with_fields
@@ -54,9 +55,10 @@ def agent_spec(game: Any, kind: Any, iterations: Any = None) -> str:
 
 
 def built_in_variant(found: Any, name: Any) -> Any:
-    """One of the game's built-in rules variants by name (the page never names a file)."""
-    return found.variants.load(need_choice(name or "classic", "variant",
-                                           found.variants.builtin_names()))
+    """One of the game's built-in rules variants by name (the page never names a file: a file
+    of that name in the server's folder is not read)."""
+    chosen = need_choice(name or "classic", "variant", found.variants.builtin_names())
+    return found.variants.load(BUILTIN_PREFIX + chosen)
 
 
 # -- the seed rule ---------------------------------------------------------------------------------

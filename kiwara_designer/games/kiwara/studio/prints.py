@@ -8,6 +8,7 @@ from typing import Any
 
 from ....core.checks import (RequestError, need_bool, need_choice, need_int, need_number,
                             need_text)
+from ....core.io import BUILTIN_PREFIX
 from ....printing import BACKS, PNG_DPI, Paper, PrintOptions, render_pdf, render_png
 from ..printing import print_set
 from ..variant import KiwaraVariant
@@ -57,6 +58,7 @@ def print_file(rows: Any, format: Any = "pdf", paper: Any = "a4", cell_mm: Any =
 
 
 def built_in_variant(name: Any) -> KiwaraVariant:
-    """A built-in rules variant (the page never names a file)."""
-    return KiwaraVariant.load(need_choice(name or "classic", "variant",
-                                          KiwaraVariant.builtin_names()))
+    """A built-in rules variant (the page never names a file: a file of that name in the
+    server's folder is not read)."""
+    chosen = need_choice(name or "classic", "variant", KiwaraVariant.builtin_names())
+    return KiwaraVariant.load(BUILTIN_PREFIX + chosen)

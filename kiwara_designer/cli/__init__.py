@@ -8,12 +8,10 @@ negative answer (invalid layout, illegal move), 2 unreadable or malformed input,
 """
 from __future__ import annotations
 
-import importlib
-
 import click
 
 from ..commands import KiwaraGroup
-from ..core.game import DEFAULT_GAME, game_names
+from ..core.game import DEFAULT_GAME, game_names, game_part
 from . import lab, studio
 
 
@@ -30,23 +28,11 @@ def main() -> None:
     """
 
 
-def game_commands(name: str) -> click.Group | None:
-    """The group of commands game ``name`` declares in its ``cli`` package, None if it has none
-    (a game may be played by the library alone)."""
-    module_name = f"kiwara_designer.games.{name}.cli"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (module_name + ".").startswith(exc.name + "."):
-            return None
-        raise
-    return module.group
-
-
 for game_name in game_names():
-    commands = game_commands(game_name)
-    if commands is None:
+    part = game_part(game_name, "cli")
+    if part is None:                 # a game may be played by the library alone
         continue
+    commands = part.group
     if game_name == DEFAULT_GAME:
         for command in commands.commands.values():
             main.add_command(command)

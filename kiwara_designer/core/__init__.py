@@ -5,9 +5,9 @@ workers and the one error class (:mod:`.errors`). Agents, the play-test lab and 
 a game only through it, so a new game is one package under :mod:`kiwara_designer.games` (or
 one :func:`.game.register_game` call for a game kept elsewhere)."""
 from .game import (CHANCE, DEFAULT_GAME, GAMES, TERMINAL, Game, GameBase, GameNotFoundError,
-                   Metric, Outcome, State, Tracker, game_names, get_game, perft, perft_divide,
-                   register_game, sample_chance)
+                   Metric, Outcome, State, Tracker, game_names, game_part, get_game, perft,
+                   perft_divide, register_game, sample_chance)
 
 __all__ = ["CHANCE", "DEFAULT_GAME", "GAMES", "Game", "GameBase", "GameNotFoundError", "Metric",
-           "Outcome", "State", "TERMINAL", "Tracker", "game_names", "get_game", "perft",
+           "Outcome", "State", "TERMINAL", "Tracker", "game_names", "game_part", "get_game", "perft",
            "perft_divide", "register_game", "sample_chance"]

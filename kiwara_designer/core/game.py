@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+from types import ModuleType
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, runtime_checkable
@@ -326,6 +327,18 @@ def get_game(name: str = DEFAULT_GAME) -> Game:
                                 f"{', '.join(game_names())}") from None
     module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+def game_part(name: str, part: str) -> ModuleType | None:
+    """The module ``part`` of game ``name``'s package (the shells ask each game for its
+    commands, ``cli``, and its studio adapter, ``studio``), None if the game has no such part."""
+    module_name = f"{_registry()[name].partition(':')[0].rpartition('.')[0]}.{part}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name + ".").startswith(exc.name + "."):
+            return None                  # no such part (its own imports failing is a bug)
+        raise
 
 
 def sample_chance(state: State, rng: random.Random) -> Any:

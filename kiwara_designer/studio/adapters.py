@@ -36,27 +36,19 @@ These functions are also :mod:`.api`'s, by their names, for a notebook.
 from __future__ import annotations
 
 import functools
-import importlib
 from typing import Any, Callable
 
-from ..core.game import DEFAULT_GAME, game_names
+from ..core.game import DEFAULT_GAME, game_names, game_part
 from .requests import StudioError
 
 
 @functools.cache
 def adapters() -> dict[str, Any]:
     """Each registered game's studio adapter by name, the default game first (the page's order)."""
-    found = {}
-    for name in sorted(game_names(), key=lambda n: n != DEFAULT_GAME):
-        module_name = f"kiwara_designer.games.{name}.studio"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue                     # a game without studio views is not offered
-        found[name] = module.ADAPTER
-    return found
+    parts = {name: game_part(name, "studio")
+             for name in sorted(game_names(), key=lambda n: n != DEFAULT_GAME)}
+    return {name: part.ADAPTER for name, part in parts.items()
+            if part is not None}         # a game without studio views is not offered
 
 
 def adapter(name: str) -> Any:

@@ -291,6 +291,9 @@ class Store:
         version = self._version()
         if version is None:
             raise StoreError(f"{self.path}: not a kiwara results database (it holds no tables)")
+        if version != str(SCHEMA_VERSION) and version not in MIGRATED_VERSIONS:
+            raise StoreError(f"{self.path}: schema version {version}, this kiwara reads "
+                             f"version {SCHEMA_VERSION}")
         mode = self.db.execute("PRAGMA journal_mode").fetchone()[0]
         if version in MIGRATED_VERSIONS:      # read as it is: migrated in a copy, in memory
             memory = sqlite3.connect(":memory:", isolation_level=None)

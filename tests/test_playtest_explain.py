@@ -40,7 +40,7 @@ def rivers(layout) -> int:
 
 
 def test_a_planted_effect_of_rivers_is_found_exactly(tmp_path):
-    layouts = sample_layouts(40, 3, canonical=True)
+    layouts = sample_layouts(70, 3, canonical=True)      # 10 layouts a feature, for all seven
     with planted_store(tmp_path / "planted.sqlite", layouts,
                        lambda l: 0.3 + rivers(l) / 100) as store:
         alone = explain(store, features=("rivers",))
@@ -50,7 +50,9 @@ def test_a_planted_effect_of_rivers_is_found_exactly(tmp_path):
         assert effect.per_sd == pytest.approx(sd / 100)
         assert alone.r_squared == pytest.approx(1.0)
         assert effect.clear and effect.low <= effect.per_sd <= effect.high
+        assert alone.joint.rejects and effect.p_adjusted == effect.p_value    # one test: no change
         everything = explain(store)
+        assert everything.joint.rejects and everything.first_games is None
         assert everything.effects[0].feature in ("rivers", "mean_degree", "longest_border")
         assert everything.layouts == len({l.canonical() for l in layouts})
         assert everything.games == GAMES * everything.layouts
@@ -69,8 +71,10 @@ def test_no_effect_gives_intervals_covering_zero(tmp_path):
 def test_too_few_layouts_and_unknown_features_are_errors(tmp_path):
     with planted_store(tmp_path / "few.sqlite", sample_layouts(4, 1, canonical=True),
                        lambda l: 0.5) as store:
-        with pytest.raises(ExplainError, match="needs at least"):
+        with pytest.raises(ExplainError, match=r"needs at least \d+0 .10 a feature"):
             explain(store)
+        with pytest.raises(ExplainError, match="a fit of 1 feature needs at least 10"):
+            explain(store, features=("rivers",))
         with pytest.raises(ExplainError, match="unknown feature"):
             explain(store, features=("colour",))
 
@@ -89,10 +93,11 @@ def test_explain_command(tmp_path):
 def test_a_fit_without_residuals_says_n_a_in_text_and_null_in_json(tmp_path):
     # issue 22 point 19: statsmodels' warnings reached stderr as two lines each, "p = nan" was
     # printed, --json wrote NaN (not JSON), and a feature given twice was fitted twice
-    layouts = sample_layouts(12, 5, canonical=True)
+    layouts = sample_layouts(20, 5, canonical=True)
     db = tmp_path / "flat.sqlite"
     planted_store(db, layouts, lambda l: 0.0).close()      # every layout: the same rate, 0
-    text = CliRunner().invoke(main, ["explain", "--db", str(db)])
+    two = ["--feature", "rivers", "--feature", "nines"]    # 10 layouts a feature
+    text = CliRunner().invoke(main, ["explain", "--db", str(db), *two])
     assert text.exit_code == 0 and text.stderr == "", text.stderr
     assert "nan" not in text.stdout and "R² = n/a" in text.stdout
     rows = [line for line in text.stdout.splitlines() if line.startswith("  rivers ")]
@@ -102,13 +107,15 @@ def test_a_fit_without_residuals_says_n_a_in_text_and_null_in_json(tmp_path):
     def no_constants(name):
         raise AssertionError(f"{name} is not JSON")
     import json
-    data = json.loads(CliRunner().invoke(main, ["explain", "--db", str(db), "--json"]).stdout,
+    data = json.loads(CliRunner().invoke(main, ["explain", "--db", str(db), "--json", *two]).stdout,
                       parse_constant=no_constants)
     assert data["r_squared"] is None and {e["p_value"] for e in data["effects"]} == {None}
+    assert {e["p_adjusted"] for e in data["effects"]} == {None}
+    assert data["joint"]["p_value"] is None and data["joint"]["statistic"] is None
     assert not any(e["clear"] for e in data["effects"])
     twice = CliRunner().invoke(main, ["explain", "--db", str(db), "--feature", "rivers",
                                       "--feature", "nines", "--feature", "rivers"])
     assert twice.exit_code == 0 and twice.stderr == ""
-    assert [line.split()[0] for line in twice.stdout.splitlines()[3:5]] in (
+    assert [line.split()[0] for line in twice.stdout.splitlines()[4:6]] in (
         ["rivers", "nines"], ["nines", "rivers"])
     assert twice.stdout.count("  rivers ") == 1

@@ -208,10 +208,12 @@ def wild_bootstrap_wald(numpy, x, y, weights, draws: int = BOOTSTRAP_DRAWS,
     if numpy.linalg.matrix_rank(xw) < k + 1 or leverage.max() > 1 - 1e-9:
         return math.nan, math.nan
 
+    outer = (xw[:, :, None] * xw[:, None, :]).reshape(n, -1)    # row i: x_i x_iᵀ, flattened
+
     def statistic(ys):                    # ys: n × draws, whitened; one statistic a column
         beta = bread @ xw.T @ ys
         scaled = ((ys - xw @ beta) / (1 - leverage)[:, None]) ** 2
-        cov = bread @ numpy.einsum("ib,ij,il->bjl", scaled, xw, xw) @ bread
+        cov = bread @ (scaled.T @ outer).reshape(-1, k + 1, k + 1) @ bread     # one product
         slopes = beta[1:].T[:, :, None]
         return (numpy.linalg.solve(cov[:, 1:, 1:], slopes)[:, :, 0] * slopes[:, :, 0]
                 ).sum(axis=1) / k
@@ -375,8 +377,8 @@ def format_explanation(e: Explanation) -> str:
              f"standardised features, HC3 robust 95 % intervals (t)"]
     if e.first_games is not None:
         low, high = e.game_counts
-        lines.append(f"  games per layout differ ({low}–{high}, as a race leaves them): fitted on "
-                     f"the first {e.first_games} games of every layout, equally weighted")
+        lines.append(f"  games per layout differ ({low}–{high}: a race's, or an unfinished sweep's); "
+                     f"fitted on the first {e.first_games} games of every layout, equally weighted")
     lines += [f"  average layout: {e.mean:.3f} [{e.mean_low:.3f}, {e.mean_high:.3f}]; "
               f"R² = {shown(e.r_squared, '.3f')}",
               f"  {joint_sentence(e)}",

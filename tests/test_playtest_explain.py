@@ -197,3 +197,19 @@ def test_holm_and_the_joint_statistic_agree_with_statsmodels():
     by_name = {f.feature: f for f in e.effects}
     assert by_name["a"].p_value == pytest.approx(float(fit.pvalues[1]))
     assert by_name["a"].low == pytest.approx(float(fit.conf_int(0.05)[1][0]))
+
+
+def test_the_report_section_leads_with_the_joint_test(tmp_path):
+    from kiwara_designer.games.kiwara.report import explain_section
+    layouts = sample_layouts(70, 3, canonical=True)
+    flat = lambda l: 0.5 + (0.04 if zlib.crc32("".join(l.canonical().rows).encode()) % 2  # noqa: E731
+                            else -0.04)
+    with planted_store(tmp_path / "flat.sqlite", layouts, flat) as store:
+        html = "".join(explain_section(store, "kiwara"))
+        assert "no feature explains the rate beyond the games' noise" in html
+        assert "HC3" in html and "moves it" not in html
+    with planted_store(tmp_path / "rivers.sqlite", layouts,
+                       lambda l: 0.3 + rivers(l) / 100) as store:
+        html = "".join(explain_section(store, "kiwara"))
+        assert "the features together explain part of it" in html
+        assert "rivers (+" in html and "moves it beyond the games' noise" in html

@@ -213,3 +213,15 @@ def test_the_report_section_leads_with_the_joint_test(tmp_path):
         html = "".join(explain_section(store, "kiwara"))
         assert "the features together explain part of it" in html
         assert "rivers (+" in html and "moves it beyond the games' noise" in html
+
+
+def test_features_that_combine_others_get_a_joint_test_and_no_star():
+    import numpy
+    from kiwara_designer.games.kiwara.explain import fit_metric, format_explanation
+    rng = numpy.random.default_rng(1)
+    a, b = rng.normal(size=40), rng.normal(size=40)
+    y = list(0.5 + 0.1 * a + rng.normal(scale=0.01, size=40))
+    e = fit_metric({"a": list(a), "b": list(b), "c": list(a + b)}, y, [100.0] * 40)
+    assert e.joint.rejects and e.joint.df == (2.0, 37.0)      # tested on a and b
+    assert not any(f.clear for f in e.effects)
+    assert "none is starred" in format_explanation(e)

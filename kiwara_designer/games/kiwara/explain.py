@@ -262,10 +262,17 @@ def fit_metric(columns: dict[str, Sequence[float]], values: Sequence[float],
         fit = sm.WLS(y, x, weights=w).fit(cov_type="HC3", use_t=True)
         ci = fit.conf_int(LEVEL)
         r2, pvalues = float(fit.rsquared), [float(p) for p in fit.pvalues]
-    df = (float(len(kept)), float(fit.df_resid))
+    # the joint hypothesis (every effect zero: the fitted values are constant) is tested on
+    # independent columns, so features that are combinations of others still get a joint test
+    basis = [0]
+    for j in range(1, x.shape[1]):
+        if numpy.linalg.matrix_rank(x[:, basis + [j]]) == len(basis) + 1:
+            basis.append(j)
+    identified = len(basis) == x.shape[1]         # else single effects are not determined
+    df = (float(len(basis) - 1), float(fit.df_resid))
     joint = JointTest(math.nan, df, math.nan)
-    if kept and len(set(y)) > 1 and fit.df_resid > 0:
-        statistic, p_value = wild_bootstrap_wald(numpy, x, y, w, draws)
+    if len(basis) > 1 and len(set(y)) > 1 and fit.df_resid > 0:
+        statistic, p_value = wild_bootstrap_wald(numpy, x[:, basis], y, w, draws)
         if math.isfinite(statistic):
             from scipy.stats import f as f_distribution
             joint = JointTest(statistic, df, p_value,
@@ -275,12 +282,13 @@ def fit_metric(columns: dict[str, Sequence[float]], values: Sequence[float],
         notes.append(f"{metric} is the same on every layout: there is nothing to explain")
     elif any("rank-deficient" in str(w.message) for w in caught):
         notes.append("some features are combinations of others on these layouts: their "
-                     "effects are not determined separately")
+                     "effects are not determined separately, and none is starred")
     adjusted = holm(pvalues[1:])
     effects = [Effect(name, FEATURES[name].description if name in FEATURES else name,
                       means[name], sds[name], float(fit.params[i + 1]), float(ci[i + 1][0]),
                       float(ci[i + 1][1]), pvalues[i + 1], adjusted[i],
-                      joint.rejects and math.isfinite(adjusted[i]) and adjusted[i] < LEVEL)
+                      joint.rejects and identified and math.isfinite(adjusted[i])
+                      and adjusted[i] < LEVEL)
                for i, name in enumerate(kept)]
     effects.sort(key=lambda e: -abs(e.per_sd))
     return Explanation(metric, n, int(sum(weights)) if games is None else games,
@@ -363,7 +371,8 @@ def joint_sentence(e: Explanation) -> str:
     """The joint test in words: whether the features together explain the metric."""
     j = e.joint
     if not math.isfinite(j.p_value):
-        return "joint test: not computable on these values; no feature is starred"
+        return ("joint test: not computable on these values (a metric that does not vary, no "
+                "residual, or a layout the fit must match exactly); no feature is starred")
     said = (f"joint test (robust Wald): F = {j.statistic:.2f} on {j.df[0]:g} and {j.df[1]:g} df, "
             f"p = {j.p_value:.3g}")
     if j.rejects:

@@ -74,11 +74,11 @@ FEATURES = {f.name: f for f in (
 LEVEL = 0.05                  # of the joint test, of the Holm-adjusted p-values and the intervals
 LAYOUTS_PER_FEATURE = 10      # a fit of k features needs at least 10 k layouts
 BOOTSTRAP_DRAWS = 999         # of the joint test's wild bootstrap (seeded: the same every run)
-METHOD = ("weighted least squares (weights: games), HC3 robust standard errors with t quantiles, "
-          "standardised features; a robust Wald F test that every effect is zero first (p by a wild "
-          "bootstrap), then "
-          "Holm-adjusted p-values: a feature is clear when the joint test rejects and its "
-          "adjusted p < 0.05; the 95 % intervals are per feature, not adjusted")
+METHOD = ("weighted least squares (weights: games), HC3 robust standard errors with t "
+          "quantiles, standardised features; a robust Wald F test that every effect is zero "
+          "first (p by a wild bootstrap), then Holm-adjusted p-values: a feature is clear when "
+          "the joint test rejects and its adjusted p < 0.05; the 95 % intervals are per "
+          "feature, not adjusted")
 
 
 @dataclass(frozen=True)
@@ -386,8 +386,8 @@ def format_explanation(e: Explanation) -> str:
              f"standardised features, HC3 robust 95 % intervals (t)"]
     if e.first_games is not None:
         low, high = e.game_counts
-        lines.append(f"  games per layout differ ({low}–{high}: a race's, or an unfinished sweep's); "
-                     f"fitted on the first {e.first_games} games of every layout, equally weighted")
+        lines.append(f"  games per layout differ ({low}–{high}: a race's, or an unfinished "
+                     f"sweep's); fitted on the first {e.first_games} games of every layout, equally weighted")
     lines += [f"  average layout: {e.mean:.3f} [{e.mean_low:.3f}, {e.mean_high:.3f}]; "
               f"R² = {shown(e.r_squared, '.3f')}",
               f"  {joint_sentence(e)}",

@@ -77,7 +77,8 @@ def explain_section(store: Store, game: str) -> list[str]:
     return ["<h2>What makes a board fair</h2>",
             f"<p>Weighted least squares of the first-player win rate of {e.layouts} layouts "
             f"on their standardised shape features (HC3 robust 95 % intervals with t quantiles; "
-            f"R² = {shown(e.r_squared, '.3f')}).{fitted} {html.escape(verdict[0].upper() + verdict[1:], quote=False)} "
+            f"R² = {shown(e.r_squared, '.3f')}).{fitted} "
+            f"{html.escape(verdict[0].upper() + verdict[1:], quote=False)} "
             f"Black: a clear effect (the joint test rejects and the Holm-adjusted p &lt; 0.05); "
             f"grey: the others (the intervals are not adjusted for the {len(e.effects)} tests, so "
             f"a grey one may exclude 0). See <code>kiwara explain</code>.</p>",

@@ -4,6 +4,7 @@ distributions across layouts, drawn with the lab's plots."""
 from __future__ import annotations
 
 import html
+import math
 import time
 from typing import Sequence
 
@@ -48,7 +49,9 @@ def effects_svg(explanation) -> str:
 
 def explain_section(store: Store, game: str) -> list[str]:
     """What the shape of ``game``'s layouts explains of their first-player win rate (needs
-    statsmodels and enough layouts of one pairing; otherwise it says why it was not fitted)."""
+    statsmodels and enough layouts of one pairing; otherwise it says why it was not fitted).
+    The joint test speaks first: when it does not reject, the section says that no feature
+    explains the rate beyond the noise, and nothing is drawn as clear."""
     from .explain import ExplainError, explain, shown
     try:
         e = explain(store, game=game)
@@ -56,17 +59,31 @@ def explain_section(store: Store, game: str) -> list[str]:
         return [f'<h2>What makes a board fair</h2><p class="note">Not fitted: '
                 f'{html.escape(str(exc))}</p>']
     clear = [f for f in e.effects if f.clear]
-    said = (", ".join(f"{f.feature} ({f.per_sd:+.3f} per sd)" for f in clear)
-            or "no feature clearly")
+    joint = e.joint
+    tested = (f"a joint robust test that every effect is zero gives p = {joint.p_value:.3g}"
+              if math.isfinite(joint.p_value) else "the joint test could not be computed")
+    if not e.explained:
+        verdict = f"{tested}: no feature explains the rate beyond the games' noise."
+    elif clear:
+        verdict = (f"{tested}: the features together explain part of it, and "
+                   + ", ".join(f"{f.feature} ({f.per_sd:+.3f} per sd)" for f in clear)
+                   + " moves it beyond the games' noise (Holm-adjusted p < 0.05).")
+    else:
+        verdict = (f"{tested}: the features together explain part of it, but no single feature "
+                   f"does clearly once its p-value is adjusted for the {len(e.effects)} tests "
+                   f"(Holm).")
+    fitted = (f" Games per layout differ ({e.game_counts[0]}–{e.game_counts[1]}): fitted on the "
+              f"first {e.first_games} games of every layout." if e.first_games is not None else "")
     return ["<h2>What makes a board fair</h2>",
             f"<p>Weighted least squares of the first-player win rate of {e.layouts} layouts "
-            f"on their standardised shape features (HC1 robust 95 % intervals; "
-            f"R² = {shown(e.r_squared, '.3f')}): {html.escape(said)} moves it beyond the games' "
-            f"noise. "
-            f"Grey: intervals that include 0. See <code>kiwara explain</code>.</p>",
+            f"on their standardised shape features (HC3 robust 95 % intervals with t quantiles; "
+            f"R² = {shown(e.r_squared, '.3f')}).{fitted} "
+            f"{html.escape(verdict[0].upper() + verdict[1:], quote=False)} "
+            f"Black: a clear effect (the joint test rejects and the Holm-adjusted p &lt; 0.05); "
+            f"grey: the others (the intervals are not adjusted for the {len(e.effects)} tests, so "
+            f"a grey one may exclude 0). See <code>kiwara explain</code>.</p>",
             "<div class=plots><figure>" + effects_svg(e) + "<figcaption>Effect of each feature "
             "per standard deviation, with its 95 % interval.</figcaption></figure></div>"]
-
 
 
 def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],

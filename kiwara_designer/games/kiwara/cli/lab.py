@@ -319,14 +319,28 @@ def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, 
                    "max_degree, articulations, nines, threes, longest_border).")
 @click.option("--variant", "variant_name", help="Only this variant (its name).")
 @click.option("--agents", help="Only this pairing, e.g. greedy,greedy.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable output (its fields: below).")
 def explain(db, metric, features, variant_name, agents, as_json) -> None:
     """Which board shapes make a metric move: a regression over the layouts of a database.
 
     Weighted least squares of the metric (default: the first-player win rate) on the layouts'
-    standardised features (territory graph, rivers, size mix), weighted by games, with robust
-    95 % intervals; effects whose interval excludes 0 are marked. Needs statsmodels
+    standardised features (territory graph, rivers, size mix), weighted by games, with HC3
+    robust 95 % intervals (Student t). A joint test comes first (a robust Wald F test that
+    every effect is zero, its p-value by a wild bootstrap): when it does not reject at 5 %, the
+    features together do not explain the metric beyond the games' noise and no feature is
+    marked. Otherwise a feature is marked (*) when its p-value, adjusted for the number of
+    features (Holm), is below 0.05; the intervals are per feature, not adjusted. A fit needs 10
+    layouts a feature. When the layouts' game counts differ (a race database), the metric is
+    recomputed on the first N games of every layout, N the smallest count. Needs statsmodels
     (pip install 'kiwara-designer[stats]').
+
+    --json writes one object: metric, layouts, games, mean, mean_low, mean_high, r_squared;
+    joint {statistic (F), df [features, residual], p_value (bootstrap), p_value_f (F table),
+    rejects}; effects [{feature, description, mean, sd, per_sd, low, high, p_value,
+    p_adjusted (Holm), clear}], largest first; dropped (features that do not vary); notes;
+    first_games and game_counts [fewest, most] (null unless the counts differ); method.
+    Numbers that cannot be computed are null.
 
     \b
     Examples:

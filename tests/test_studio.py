@@ -865,3 +865,62 @@ def test_the_page_never_reads_a_file_named_as_a_built_in_variant(studio, tmp_pat
     assert kiwara["variant"] == "gazelles_3"
     awimbawe = studio.new_game("awimbawe", variant="three_hyenas")
     assert awimbawe["variant"] == "three_hyenas"
+
+
+def test_the_real_server_answers_only_to_its_own_address():
+    # issue 27: the token was the only defence; a page of another site reached through a DNS
+    # name turned to 127.0.0.1 (DNS rebinding) sends that name as Host, and a cross-site post
+    # carries its Origin
+    import http.client
+    backend = api.Studio(workers=1)
+    server, url = make_studio_server("127.0.0.1", 0, backend, token="abc")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def ask(method, path, headers=(), body=None):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers:
+            connection.putheader(name, value)
+        if body is not None:
+            connection.putheader("Transfer-Encoding", "chunked")
+        connection.endheaders()
+        if body is not None:
+            for start in range(0, len(body), 65536):
+                piece = body[start:start + 65536]
+                connection.send(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+            connection.send(b"0\r\n\r\n")
+        response = connection.getresponse()
+        answer = (response.status, json.loads(response.read() or b"null"))
+        connection.close()
+        return answer
+
+    try:
+        mine = ("Host", f"127.0.0.1:{server.port}")
+        assert ask("GET", "/api/catalogue?token=abc", [mine])[0] == 200
+        assert ask("GET", "/api/catalogue?token=abc", [("Host", f"localhost:{server.port}")]
+                   )[0] == 200
+        status, answer = ask("GET", "/api/catalogue?token=abc",
+                             [("Host", f"attacker.example:{server.port}")])
+        assert status == 403 and "not the studio's" in answer["error"]
+        status, answer = ask("POST", "/api/board/check?token=abc",
+                             [mine, ("Origin", "http://attacker.example"),
+                              ("Content-Type", "application/json")], b'{"rows": []}')
+        assert status == 403 and "another site" in answer["error"]
+        # a chunked body over the bound: 413, not a JSON error about a cut string
+        status, answer = ask("POST", "/api/board/check?token=abc",
+                             [mine, ("Content-Type", "application/json")],
+                             b'{"rows": ["' + b"A" * (MAX_BODY + 10) + b'"]}')
+        assert status == 413 and "over 256 kB" in answer["error"]
+    finally:
+        server.shutdown()
+        server.server_close()
+        backend.close()
+
+
+def test_a_get_on_a_post_address_is_405(client):
+    for path in ("/api/kiwara/new", "/api/awimbawe/load", "/api/board/check"):
+        response = client.get(f"{path}?token={TOKEN}")
+        assert response.status_code == 405, path
+        assert response.get_json() == {"error": "GET is not allowed here"}
+    assert client.get(f"/api/kiwara/g999?token={TOKEN}").status_code == 404

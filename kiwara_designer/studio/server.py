@@ -15,9 +15,10 @@ import logging
 import secrets
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, request, send_from_directory
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from ..core.errors import KiwaraError
 from . import adapters, api
@@ -46,8 +47,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def create_app(studio: api.Studio | None = None, token: str | None = None) -> Flask:
-    """The web app over ``studio`` (a new one by default), guarded by ``token``."""
+def create_app(studio: api.Studio | None = None, token: str | None = None,
+               hosts: frozenset[str] | None = None) -> Flask:
+    """The web app over ``studio`` (a new one by default), guarded by ``token``; ``hosts``: the
+    ``host:port`` names it answers to (None: any, for a test client)."""
     studio = studio or api.Studio()
     token = token or new_token()
     app = Flask(__name__, static_folder=None)
@@ -56,7 +59,16 @@ def create_app(studio: api.Studio | None = None, token: str | None = None) -> Fl
     logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per poll
 
     @app.before_request
-    def check_token():
+    def check_host_and_token():
+        # A page of another site that a DNS name turned towards this machine (DNS rebinding)
+        # sends its own Host; another site's page posting here sends its Origin.
+        if hosts is not None and request.host.lower() not in hosts:
+            return error(403, "this address is not the studio's: open the one `kiwara studio` "
+                              "printed")
+        origin = request.headers.get("Origin")
+        if hosts is not None and request.method != "GET" and origin is not None and \
+                urlsplit(origin).netloc.lower() not in hosts:
+            return error(403, "a request from another site's page")
         if request.path.startswith("/static/"):
             return None                   # the page's own files: no data in them
         given = request.headers.get(TOKEN_HEADER) or request.args.get("token") or ""
@@ -123,6 +135,8 @@ def create_app(studio: api.Studio | None = None, token: str | None = None) -> Fl
 
     @app.get("/api/<game>/<game_id>")
     def game_view(game: str, game_id: str):
+        if answers_post(app, request.path):      # GET /api/kiwara/new, /api/board/check…
+            raise MethodNotAllowed(["POST"])
         return jsonify(find(lambda: studio.game_view(game_id, known(game))))
 
     @app.post("/api/<game>/<game_id>/move")
@@ -189,9 +203,22 @@ def find(get: Callable[[], Any]) -> Any:
         raise
 
 
+def answers_post(app: Flask, path: str) -> bool:
+    """Whether a POST route serves ``path`` (so a GET there is 405, not 404)."""
+    try:
+        app.url_map.bind("studio").match(path, method="POST")
+    except HTTPException:
+        return False
+    return True
+
+
 def body() -> dict:
-    """The request's JSON object (size already bounded by MAX_CONTENT_LENGTH)."""
-    data = request.get_data(cache=False)
+    """The request's JSON object, under MAX_BODY bytes: a declared length over it is refused
+    by MAX_CONTENT_LENGTH; a chunked body (no declared length) is cut at the bound by the
+    server's stream, so one that reaches it is refused here."""
+    data = request.stream.read(MAX_BODY)
+    if len(data) >= MAX_BODY:
+        raise RequestEntityTooLarge()
     if not data.strip():
         return {}
     try:
@@ -228,6 +255,7 @@ def call(function: Callable, fields: dict) -> Any:
 
 # -- serving --------------------------------------------------------------------------------------
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ANY_INTERFACE = ("0.0.0.0", "::", "")
 
 
 def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
@@ -239,7 +267,6 @@ def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
 
     from werkzeug.serving import make_server
     token = token or new_token()
-    app = create_app(studio, token)
     # our own listening socket: werkzeug exits the process when it cannot bind
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
@@ -247,8 +274,14 @@ def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
     except OSError as exc:
         raise KiwaraError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (another "
                           f"program there? try --port 0 for any free port)") from None
+    port = listening.getsockname()[1] if port == 0 else port
+    # the names the page may be reached by: the address served (and, on loopback, its other
+    # names); bound to every interface, the machine's names are not known: the token alone
+    names = {host, *LOOPBACK} if host in LOOPBACK else {host}
+    hosts = None if host in ANY_INTERFACE else frozenset(
+        f"{f'[{name}]' if ':' in name else name}:{port}".lower() for name in names)
+    app = create_app(studio, token, hosts)
     with listening:
-        server = make_server(host, listening.getsockname()[1], app, threaded=True,
-                             fd=listening.fileno())
+        server = make_server(host, port, app, threaded=True, fd=listening.fileno())
     shown = f"[{host}]" if ":" in host else host
     return server, f"http://{shown}:{server.port}/?token={token}"

@@ -456,7 +456,8 @@ def rate_homogeneity(counts: Sequence[tuple[float, int]]) -> Homogeneity:
     Pearson's χ² on the k × 2 table, X² = Σ (xᵢ − nᵢp̄)² / (nᵢ p̄ (1 − p̄)), p̄ = Σx / Σn, on
     k − 1 degrees of freedom (Cochran 1954). It is Cochran's Q of the rates with the within
     variances vᵢ = p̄(1 − p̄)/nᵢ, which the between-setup sd uses too (DerSimonian–Laird τ with
-    its Q-profile interval). Setups without trials are left out."""
+    its Q-profile interval, whose upper end is capped at ½, the largest sd of values in
+    [0, 1]). Setups without trials are left out."""
     rows = [(x, n) for x, n in counts if n > 0]
     k = len(rows)
     name = "Pearson chi2"
@@ -473,8 +474,9 @@ def rate_homogeneity(counts: Sequence[tuple[float, int]]) -> Homogeneity:
     variances = [sigma2 / n for _, n in rows]
     statistic = generalised_q(values, variances, 0.0)
     tau, low, high = _spread(values, variances)
+    # rates lie in [0, 1], whose sd is at most ½: the Q-profile end of a few setups is not
     return Homogeneity(name, k, statistic, k - 1, chi2_sf(statistic, k - 1), pooled, tau, low,
-                       high, detectable_sd(sigma2, [n for _, n in rows]))
+                       min(high, 0.5), detectable_sd(sigma2, [n for _, n in rows]))
 
 
 def mean_homogeneity(groups: Sequence[tuple[int, float | None, float | None]]) -> Homogeneity:

@@ -215,3 +215,52 @@ def test_heterogeneous_means_are_detected():
         m = sum(values) / len(values)
         groups.append((1000, m, math.sqrt(sum((v - m) ** 2 for v in values) / 999)))
     assert mean_homogeneity(groups).p_value < 0.01
+
+
+# -- the lab: rank, sweep and report on a small real store -------------------------------------
+def test_rank_leads_with_verdicts_that_agree_with_their_p_values(run, tmp_path):
+    import json
+    db = str(tmp_path / "six.sqlite")
+    swept = run("sweep", "--sample", "6", "--seed", "3", "-n", "20", "--db", db, "-j", "1")
+    assert swept.exit_code == 0, swept.output
+    assert "these 6 layouts " in swept.output.splitlines()[-1]
+    for by in ("score", "balance", "decisiveness", "length"):
+        text = run("rank", "--db", db, "--by", by, "--top", "3").stdout.splitlines()
+        tested = json.loads(run("rank", "--db", db, "--by", by, "--json").stdout)["homogeneity"]
+        head = next(i for i, line in enumerate(text) if line.startswith("rank "))
+        lead = text[:head]
+        assert len(text) - head == 4            # the top 3, but tested on all 6
+        verdicts = [line for line in lead if line.startswith("these 6 layouts")]
+        assert [line.split(" (")[0].rsplit(" on ", 1)[1] for line in verdicts] == list(tested)
+        assert by in tested and "first_player_win_rate" in tested
+        for line, (name, h) in zip(verdicts, tested.items()):
+            assert set(h) >= {"test", "statistic", "df", "p_value", "between_sd",
+                              "between_sd_high", "detectable"}
+            assert ("differ on" in line) == (h["p_value"] < 0.05), line
+            assert ("cannot be told apart" in line) == (h["p_value"] >= 0.05), line
+        noise = any(line.startswith("ranking by noise") for line in lead)
+        assert noise == (tested[by]["p_value"] >= 0.05)
+    page = run("report", "--db", db, "-o", "-").stdout
+    assert "kiwara: these 6 layouts " in page
+
+
+def test_a_metric_that_differs_is_said_to_differ():
+    from kiwara_designer.lab.homogeneity import lead_lines, metric_homogeneity
+    from kiwara_designer.lab.store import RankedExperiment
+
+    def row(i, wins, n, mean):
+        metrics = {"first_player_win_rate": {"successes": wins, "trials": n},
+                   "decisiveness": {"n": n, "mean": mean, "std": 0.28}}
+        return RankedExperiment(i, "kiwara", f"key{i}", {}, "classic", "greedy,greedy", n, 0.5,
+                                {"decisiveness": mean, "balance": 1.0}, metrics)
+
+    rows = [row(i, 2000, 4000, 0.30 + 0.02 * i) for i in range(5)]
+    assert metric_homogeneity(rows, "first_player_win_rate").p_value == 1.0
+    balance = metric_homogeneity(rows, "balance")       # balance shares the rate's test
+    assert balance.p_value == 1.0 and balance.test.endswith("of first_player_win_rate")
+    lines = lead_lines(rows, "decisiveness")
+    assert lines[0].startswith("these 5 layouts differ on decisiveness (F = ")
+    assert "p < 0.001" in lines[0]
+    assert lines[1].startswith("these 5 layouts cannot be told apart on first_player_win_rate")
+    assert not any(line.startswith("ranking by noise") for line in lines)
+    assert lead_lines(rows, "balance")[-1].startswith("ranking by noise")

@@ -435,7 +435,7 @@ def detectable_sd(within_variance: float, sizes: Sequence[int], df2: int | None 
 
         τ = σ · √((c₁₋ₐ / c₁₋ₚₒwₑᵣ − 1) / ñ),   ñ = the harmonic mean of the setups' games.
 
-    (k = 40, 4,000 games each, σ² = 1/4: τ ≈ 0.0055.)"""
+    (k = 40, 4,000 games each, σ² = 1/4: τ ≈ 0.0068.)"""
     k = len(sizes)
     harmonic = k / math.fsum(1 / n for n in sizes)
     if df2 is None:

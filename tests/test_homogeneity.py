@@ -264,3 +264,24 @@ def test_a_metric_that_differs_is_said_to_differ():
     assert lines[1].startswith("these 5 layouts cannot be told apart on first_player_win_rate")
     assert not any(line.startswith("ranking by noise") for line in lines)
     assert lead_lines(rows, "balance")[-1].startswith("ranking by noise")
+
+
+def test_a_ranking_of_two_games_tests_each_game_alone():
+    from kiwara_designer.lab.homogeneity import lead_lines, ranking_json
+    from kiwara_designer.lab.store import RankedExperiment
+
+    def row(i, game, wins):
+        return RankedExperiment(i, game, f"key{i}", {}, "classic", "greedy,greedy", 100, 0.5,
+                                {}, {"first_player_win_rate": {"successes": wins,
+                                                               "trials": 100}})
+
+    rows = [row(1, "kiwara", 50), row(2, "kiwara", 52), row(3, "awimbawe", 20),
+            row(4, "awimbawe", 80)]
+    tested = ranking_json(rows, "first_player_win_rate")
+    assert set(tested) == {"kiwara", "awimbawe"}
+    assert tested["kiwara"]["first_player_win_rate"]["p_value"] > 0.5
+    assert tested["awimbawe"]["first_player_win_rate"]["p_value"] < 0.001
+    lines = lead_lines(rows, "first_player_win_rate")
+    assert lines[0].startswith("awimbawe: these 2 setups differ on first_player_win_rate")
+    assert any(line.startswith("kiwara: ranking by noise") for line in lines)
+    assert ranking_json(rows[:2], "first_player_win_rate").keys() == {"first_player_win_rate"}

@@ -62,7 +62,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     """
     from ..games.kiwara.lab import export_layouts
     from ..lab import open_store
-    from ..lab.homogeneity import homogeneity, lead_lines, shown_metrics
+    from ..lab.homogeneity import lead_lines, ranking_json
     from ..lab.text import format_ranking
     from ..printing import Paper, PrintOptions
 
@@ -83,10 +83,8 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     if not rows and stored and not everything:
         _refuse_foreign_metric(db, by, stored)
     if as_json:
-        tested = homogeneity([r for r in ranked_all if r.games], shown_metrics(by))
         click.echo(json.dumps({"ranking": [_ranked_json(i, r) for i, r in enumerate(rows, 1)],
-                               "homogeneity": {name: h.to_json() for name, h in tested.items()}},
-                              indent=2))
+                               "homogeneity": ranking_json(ranked_all, by)}, indent=2))
     elif rows:
         for line in lead_lines(ranked_all, by):
             click.echo(line)

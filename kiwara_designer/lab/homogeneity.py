@@ -178,10 +178,33 @@ def verdict(name: str, h: Homogeneity, noun: str) -> str:
     return f"these {count} cannot be told apart on {name} ({evidence})"
 
 
+def by_game(rows: Sequence[RankedExperiment]) -> dict[str, list[RankedExperiment]]:
+    """The experiments with games, by game (a test compares one game's setups, never a
+    Kiwara layout with an Awimbawé variant), games by name."""
+    grouped: dict[str, list[RankedExperiment]] = {}
+    for r in rows:
+        if r.games:
+            grouped.setdefault(r.game, []).append(r)
+    return dict(sorted(grouped.items()))
+
+
+def ranking_json(rows: Sequence[RankedExperiment], by: str) -> dict:
+    """``rank --json``'s "homogeneity": {metric: test} for the one game ranked, or
+    {game: {metric: test}} when the ranking holds several."""
+    tested = {game: {name: h.to_json() for name, h in homogeneity(group, shown_metrics(by))
+                     .items()} for game, group in by_game(rows).items()}
+    return next(iter(tested.values())) if len(tested) == 1 else tested
+
+
 def lead_lines(rows: Sequence[RankedExperiment], by: str) -> list[str]:
     """The lines ``rank`` prints above its table: one per metric that matters, then a plain
-    warning when the ranking metric does not vary ("ranking by noise")."""
-    rows = [r for r in rows if r.games]
+    warning when the ranking metric does not vary ("ranking by noise"); each game's, headed by
+    its name, when the ranking holds several."""
+    groups = by_game(rows)
+    if len(groups) > 1:
+        return [f"{game}: {line}" for game, group in groups.items()
+                for line in lead_lines(group, by)]
+    rows = next(iter(groups.values()), [])
     if len(rows) < 2:
         return []
     noun = noun_of(rows)

@@ -509,3 +509,34 @@ def mean_homogeneity(groups: Sequence[tuple[int, float | None, float | None]]) -
     tau, low, high = _spread(values, variances)
     return Homogeneity(name, k, f, (df1, df2), f_sf(f, df1, df2), pooled, tau, low, high,
                        detectable_sd(msw, [n for n, _, _ in rows], df2))
+
+
+def blocked_homogeneity(table: Sequence[Sequence[float]]) -> Homogeneity:
+    """Do k setups differ, their games paired by game index? ``table[s][i]``: game i's value on
+    setup s (a first-player result 1, ½ or 0, or any per-game number), every setup the same
+    games. Two-way ANOVA without replication, setups × game index (the index is a block: game i
+    of every setup shares its seed, common random numbers): F = MS_setups / MS_residual on
+    (k − 1, (k − 1)(b − 1)) df; for 0/1 values it is the F form of Cochran's Q test (Cochran
+    1950). Removing the index's share of the variance is what gains power over the pooled test
+    when games with one seed are alike. The spread (τ from (MS_setups − MS_residual)/b) is
+    given without an interval."""
+    k, b = len(table), len(table[0]) if table else 0
+    name = "two-way ANOVA F, blocked by game index"
+    if k < 2 or b < 2 or any(len(row) != b for row in table):
+        return _untestable(name, k)
+    grand = math.fsum(v for row in table for v in row) / (k * b)
+    setup_means = [math.fsum(row) / b for row in table]
+    index_means = [math.fsum(row[i] for row in table) / k for i in range(b)]
+    ss_setups = b * math.fsum((m - grand) ** 2 for m in setup_means)
+    ss_index = k * math.fsum((m - grand) ** 2 for m in index_means)
+    ss_total = math.fsum((v - grand) ** 2 for row in table for v in row)
+    df1, df2 = k - 1, (k - 1) * (b - 1)
+    ms_error = max(ss_total - ss_setups - ss_index, 0.0) / df2
+    ms_setups = ss_setups / df1
+    if ms_error == 0:
+        p = 1.0 if ms_setups == 0 else 0.0
+        return Homogeneity(name, k, None, (df1, df2), p, grand, None, None, None, None)
+    f = ms_setups / ms_error
+    tau = math.sqrt(max(0.0, (ms_setups - ms_error) / b))
+    return Homogeneity(name, k, f, (df1, df2), f_sf(f, df1, df2), grand, tau, None, None,
+                       detectable_sd(ms_error, [b] * k, df2))

@@ -50,6 +50,10 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
          as_json) -> None:
     """List the best layouts (or, for Awimbawé, variants) of a results database.
 
+    First, one line per metric that matters says whether it varies between them at all (a χ²
+    or ANOVA homogeneity test over every experiment ranked, with the between-layout sd): a
+    ranking by a metric that does not vary is a ranking by noise, and says so.
+
     --export DIR writes each layout as a layout file (rank01-layout17.txt) and a true-scale
     printable board (rank01-layout17.svg, as kiwara export draws it).
 

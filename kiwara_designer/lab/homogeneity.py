@@ -173,7 +173,9 @@ def verdict(name: str, h: Homogeneity, noun: str) -> str:
         return f"these {count} differ on {name} ({evidence})"
     if h.between_sd_high is not None:
         evidence += f"; between-{noun} sd < {_number(h.between_sd_high)}"
-    if h.detectable:
+    if h.detectable and h.test.startswith("Pearson chi2") and h.detectable >= 0.5:
+        evidence += ", no spread of rates detectable at this sample size"
+    elif h.detectable:
         evidence += f", detectable {_number(h.detectable)}"
     return f"these {count} cannot be told apart on {name} ({evidence})"
 
@@ -190,10 +192,21 @@ def by_game(rows: Sequence[RankedExperiment]) -> dict[str, list[RankedExperiment
 
 def ranking_json(rows: Sequence[RankedExperiment], by: str) -> dict:
     """``rank --json``'s "homogeneity": {metric: test} for the one game ranked, or
-    {game: {metric: test}} when the ranking holds several."""
-    tested = {game: {name: h.to_json() for name, h in homogeneity(group, shown_metrics(by))
-                     .items()} for game, group in by_game(rows).items()}
+    {game: {metric: test}} when the ranking holds several; every metric that can be tested,
+    the ranking one first."""
+    tested = {game: {name: h.to_json() for name, h in homogeneity(
+        group, [*shown_metrics(by), *_every_metric(game, group)]).items()}
+        for game, group in by_game(rows).items()}
     return next(iter(tested.values())) if len(tested) == 1 else tested
+
+
+def _every_metric(game_name: str, rows: Sequence[RankedExperiment]) -> list[str]:
+    """Every ``rank --by`` metric of the game (of its stored values if it is not known here)."""
+    from .metrics import metric_names
+    try:
+        return list(metric_names(game_named(game_name)))
+    except StoreError:
+        return list(dict.fromkeys(name for r in rows for name in r.values))
 
 
 def lead_lines(rows: Sequence[RankedExperiment], by: str) -> list[str]:

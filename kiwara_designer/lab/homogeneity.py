@@ -154,9 +154,10 @@ def p_text(p: float) -> str:
 def _statistic_text(h: Homogeneity) -> str:
     if h.statistic is None:
         return h.test
+    value = f"{h.statistic:,.0f}" if abs(h.statistic) >= 100 else f"{h.statistic:.3g}"
     if isinstance(h.df, tuple):
-        return f"F = {h.statistic:.3g} on {h.df[0]} and {h.df[1]} df"
-    return f"chi2 = {h.statistic:.3g} on {h.df} df"
+        return f"F = {value} on {h.df[0]:,} and {h.df[1]:,} df"
+    return f"chi2 = {value} on {h.df:,} df"
 
 
 def verdict(name: str, h: Homogeneity, noun: str) -> str:

@@ -335,3 +335,15 @@ def test_blocked_null_simulation_first_player_results():
                  for _ in range(6)]
         rejected += blocked_homogeneity(table).p_value < 0.05
     assert rejected / 300 <= 0.08
+
+
+def test_a_table_metric_is_said_to_be_untested():
+    from kiwara_designer.lab.homogeneity import lead_lines
+    from kiwara_designer.lab.store import RankedExperiment
+    rows = [RankedExperiment(i, "kiwara", f"key{i}", {}, "classic", "greedy,greedy", 50, 0.5,
+                             {"contestedness": 0.2 + i / 10},
+                             {"first_player_win_rate": {"successes": 25, "trials": 50}})
+            for i in range(3)]
+    lines = lead_lines(rows, "contestedness")
+    assert lines[0].startswith("contestedness: not tested for homogeneity")
+    assert lines[1].startswith("these 3 layouts cannot be told apart on first_player_win_rate")

@@ -225,7 +225,10 @@ def lead_lines(rows: Sequence[RankedExperiment], by: str) -> list[str]:
     found = homogeneity(rows, shown_metrics(by))
     lines = [verdict(name, h, noun) for name, h in found.items()]
     ranked = found.get(by)
-    if ranked is not None and ranked.varies(LEVEL) is False:
+    if ranked is None:
+        lines.insert(0, f"{by}: not tested for homogeneity (a table's number, not a rate or a "
+                        f"mean of the stored summaries): read its ranking with care")
+    elif ranked.varies(LEVEL) is False:
         lines.append(f"ranking by noise: the {noun}s cannot be told apart on {by} at this skill "
                      f"and sample size, so the order below is chance")
     return lines

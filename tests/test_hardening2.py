@@ -335,7 +335,7 @@ def test_reading_commands_never_create_or_change_a_file(tmp_path, monkeypatch):
     _store_with_stale_summaries("r.sqlite")
     digest = hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest()
     ranked = run("rank", "--db", "r.sqlite", "--json")
-    assert ranked.exit_code == 0 and json.loads(ranked.output)[0]["games"] == 4
+    assert ranked.exit_code == 0 and json.loads(ranked.output)["ranking"][0]["games"] == 4
     assert run("report", "--db", "r.sqlite", "-o", "-").exit_code == 0
     assert hashlib.sha256((tmp_path / "r.sqlite").read_bytes()).hexdigest() == digest
     with sqlite3.connect("r.sqlite") as conn:
@@ -348,5 +348,6 @@ def test_reading_commands_never_create_or_change_a_file(tmp_path, monkeypatch):
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if mode == os.W_OK
                         else real_access(path, mode, **kw))
-    assert json.loads(run("rank", "--db", "r.sqlite", "--json").output)[0]["games"] == 4
+    assert json.loads(run("rank", "--db", "r.sqlite", "--json").output)["ranking"][0][
+        "games"] == 4
     assert not (tmp_path / "r.sqlite-shm").exists()       # immutable: no index made

@@ -91,7 +91,7 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     assert json.loads(again.output)["choosing_seconds"] >= 0
     ranked = run("rank", "--db", db, "--json", "--export", str(tmp_path / "best"))
     assert ranked.exit_code == 0, ranked.output
-    rows = json.loads(ranked.stdout)
+    rows = json.loads(ranked.stdout)["ranking"]
     assert [r["rank"] for r in rows] == [1, 2] and rows[0]["score"] >= rows[1]["score"]
     assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical_game().rows,
                                                 load_layout("president").canonical_game().rows}
@@ -112,7 +112,18 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     root = parse(board.read_text())
     assert size_mm(root) == (279.4, 215.9)
     table = run("rank", "--db", db, "--by", "lead_changes", "--top", "1")
-    assert table.exit_code == 0 and len(table.output.strip().splitlines()) == 2
+    lines = table.output.strip().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("rank "))
+    assert table.exit_code == 0 and len(lines) - head == 2
+    # led by whether the two layouts differ at all on the ranking metric and the first-player
+    # rate, each line's verdict agreeing with its p-value
+    assert [line.split(" (")[0].rsplit(" on ", 1)[1] for line in lines[:2]] == [
+        "lead_changes", "first_player_win_rate"]
+    tested = json.loads(run("rank", "--db", db, "--by", "lead_changes", "--json").stdout)
+    for line, name in zip(lines, ("lead_changes", "first_player_win_rate")):
+        p = tested["homogeneity"][name]["p_value"]
+        assert ("differ on" in line) == (p < 0.05) and ("cannot be told apart" in line) == (
+            p >= 0.05)
     out = tmp_path / "report.html"
     rep = run("report", "--db", db, "-o", str(out))
     assert rep.exit_code == 0, rep.output

@@ -737,7 +737,8 @@ def test_each_game_has_its_own_variants(tmp_path):
             ("awimbawe", "classic:hyenas_to_lose=4"), ("kiwara", "classic")}
     ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--variant", "classic",
                                        "--json"])
-    assert ranked.exit_code == 0 and [r["game"] for r in json.loads(ranked.output)] == ["kiwara"]
+    assert ranked.exit_code == 0 and [r["game"] for r in json.loads(ranked.output)["ranking"]] == [
+        "kiwara"]
 
 
 def test_a_version_2_file_with_one_shared_variant_is_split_by_game(tmp_path):
@@ -791,7 +792,7 @@ def test_a_reading_command_reads_an_old_file_without_migrating_it(tmp_path):
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
     ranked = CliRunner().invoke(main, ["rank", "--db", str(db), "--json"])
     assert ranked.exit_code == 0, ranked.output
-    (row,) = json.loads(ranked.output)
+    (row,) = json.loads(ranked.output)["ranking"]
     assert (row["games"], row["variant"]) == (2, "classic")
     assert CliRunner().invoke(main, ["report", "--db", str(db), "-o", "-"]).exit_code == 0
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest

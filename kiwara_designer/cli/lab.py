@@ -50,6 +50,10 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
          as_json) -> None:
     """List the best layouts (or, for Awimbawé, variants) of a results database.
 
+    First, one line per metric that matters says whether it varies between them at all (a χ²
+    or ANOVA homogeneity test over every experiment ranked, with the between-layout sd): a
+    ranking by a metric that does not vary is a ranking by noise, and says so.
+
     --export DIR writes each layout as a layout file (rank01-layout17.txt) and a true-scale
     printable board (rank01-layout17.svg, as kiwara export draws it).
 
@@ -62,6 +66,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     """
     from ..games.kiwara.lab import export_layouts
     from ..lab import open_store
+    from ..lab.homogeneity import lead_lines, ranking_json
     from ..lab.text import format_ranking
     from ..printing import Paper, PrintOptions
 
@@ -73,6 +78,8 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     with open_store(db, read_only=True) as store:
         store.refresh_summaries()
         rows = store.ranked(by, top, not ascending, variant_name, agents, game)
+        # does the metric vary at all? asked of every experiment ranked, not only the top
+        ranked_all = store.ranked(by, None, not ascending, variant_name, agents, game)
         # a filter that matches nothing is told apart from an empty database, and a metric
         # that none of its games measures from both
         everything = store.ranked(by) if not rows and (variant_name or agents or game) else []
@@ -80,8 +87,11 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     if not rows and stored and not everything:
         _refuse_foreign_metric(db, by, stored)
     if as_json:
-        click.echo(json.dumps([_ranked_json(i, r) for i, r in enumerate(rows, 1)], indent=2))
+        click.echo(json.dumps({"ranking": [_ranked_json(i, r) for i, r in enumerate(rows, 1)],
+                               "homogeneity": ranking_json(ranked_all, by)}, indent=2))
     elif rows:
+        for line in lead_lines(ranked_all, by):
+            click.echo(line)
         click.echo(format_ranking(rows, by))
     elif everything:
         pairs = sorted({(r.variant, r.agents) for r in everything})

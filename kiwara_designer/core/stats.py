@@ -231,3 +231,312 @@ def sign_test(values_one: Sequence[float], values_two: Sequence[float]) -> TestR
     result = mcnemar_exact(up, down)
     return TestResult("exact sign test (McNemar; paired by seed)", result.statistic,
                       result.p_value)
+
+
+# -- homogeneity: does a metric vary between setups at all? -----------------------------------
+# The χ² and F distributions through the regularized incomplete gamma and beta functions
+# (Numerical Recipes, 3rd ed., §6.2 and §6.4: the series below a + 1, Lentz's continued fraction
+# above), in plain floats: no scipy.
+
+def _gamma_series(a: float, x: float) -> float:
+    """P(a, x) by its series, for x < a + 1."""
+    term = total = 1.0 / a
+    ap = a
+    for _ in range(10_000):
+        ap += 1
+        term *= x / ap
+        total += term
+        if abs(term) < abs(total) * 1e-16:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_fraction(a: float, x: float) -> float:
+    """Q(a, x) by its continued fraction (modified Lentz), for x ≥ a + 1."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-16:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def gamma_q(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a)."""
+    if a <= 0:
+        raise ValueError(f"gamma_q needs a > 0, got {a}")
+    if x <= 0:
+        return 1.0
+    return 1 - _gamma_series(a, x) if x < a + 1 else _gamma_fraction(a, x)
+
+
+def chi2_sf(x: float, df: float) -> float:
+    """P(X ≥ x) for X ~ χ² with ``df`` degrees of freedom: Q(df/2, x/2)."""
+    return gamma_q(df / 2, x / 2)
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (tiny if abs(d) < tiny else d)
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
+                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1 + aa * d
+            d = 1 / (tiny if abs(d) < tiny else d)
+            c = 1 + aa / c
+            c = tiny if abs(c) < tiny else c
+            h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return h
+
+
+def beta_inc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if not 0 <= x <= 1:
+        raise ValueError(f"beta_inc needs 0 <= x <= 1, got {x}")
+    if x in (0.0, 1.0):
+        return x
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def f_sf(f: float, df1: float, df2: float) -> float:
+    """P(X ≥ f) for X ~ F(df1, df2): I_{df2 / (df2 + df1 f)}(df2/2, df1/2)."""
+    if f <= 0:
+        return 1.0
+    return beta_inc(df2 / 2, df1 / 2, df2 / (df2 + df1 * f))
+
+
+def _quantile(sf, p: float) -> float:
+    """The x with sf(x) = p (an upper-tail quantile), by bisection on a decreasing sf."""
+    low, high = 0.0, 1.0
+    while sf(high) > p:
+        low, high = high, high * 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (mid, high) if sf(mid) > p else (low, mid)
+    return (low + high) / 2
+
+
+def chi2_quantile(p: float, df: float) -> float:
+    """The χ² quantile below which a share ``p`` lies (3.841 for p = 0.95, df = 1)."""
+    return _quantile(lambda x: chi2_sf(x, df), 1 - p)
+
+
+def f_quantile(p: float, df1: float, df2: float) -> float:
+    """The F(df1, df2) quantile below which a share ``p`` lies."""
+    return _quantile(lambda x: f_sf(x, df1, df2), 1 - p)
+
+
+@dataclass(frozen=True)
+class Homogeneity:
+    """Whether a metric differs between k setups (groups of games), and by how much.
+
+    ``test``: "Pearson chi2" (rates: the k × 2 table) or "one-way ANOVA F" (means);
+    ``statistic``, ``df`` (an int, or (k − 1, N − k) for F) and ``p_value``: the test of "every
+    setup has the same true value". ``between_sd``: the DerSimonian–Laird estimate τ of the sd of
+    the setups' true values, ``between_sd_low``/``between_sd_high`` its 95 % Q-profile interval;
+    ``detectable``: the between-setup sd this test would detect with 80 % power at the 5 % level
+    (see :func:`detectable_sd`). ``pooled``: the value over all games; ``setups``: k.
+    Everything is None when there is nothing to test (fewer than two setups with games)."""
+
+    test: str
+    setups: int
+    statistic: float | None
+    df: int | tuple[int, int] | None
+    p_value: float | None
+    pooled: float | None
+    between_sd: float | None
+    between_sd_low: float | None
+    between_sd_high: float | None
+    detectable: float | None
+
+    def varies(self, level: float = 0.05) -> bool | None:
+        """True when the test rejects "no difference" at ``level`` (None: no test)."""
+        return None if self.p_value is None else self.p_value < level
+
+    def to_json(self) -> dict:
+        return {"test": self.test, "setups": self.setups, "statistic": self.statistic,
+                "df": list(self.df) if isinstance(self.df, tuple) else self.df,
+                "p_value": self.p_value, "pooled": self.pooled, "between_sd": self.between_sd,
+                "between_sd_low": self.between_sd_low, "between_sd_high": self.between_sd_high,
+                "detectable": self.detectable}
+
+
+def _untestable(test: str, k: int, pooled: float | None = None) -> Homogeneity:
+    return Homogeneity(test, k, None, None, None, pooled, None, None, None, None)
+
+
+def generalised_q(values: Sequence[float], variances: Sequence[float], tau2: float) -> float:
+    """Q(τ²) = Σ (yᵢ − μ̂)² / (vᵢ + τ²), μ̂ the mean weighted by 1/(vᵢ + τ²) (Cochran's Q at
+    τ² = 0); it falls as τ² grows."""
+    weights = [1 / (v + tau2) for v in variances]
+    mean = math.fsum(w * y for w, y in zip(weights, values)) / math.fsum(weights)
+    return math.fsum(w * (y - mean) ** 2 for w, y in zip(weights, values))
+
+
+def dersimonian_laird(values: Sequence[float], variances: Sequence[float]) -> float:
+    """τ² = max(0, (Q − (k − 1)) / (Σw − Σw²/Σw)), w = 1/vᵢ (DerSimonian & Laird 1986)."""
+    w = [1 / v for v in variances]
+    q = generalised_q(values, variances, 0.0)
+    denominator = math.fsum(w) - math.fsum(x * x for x in w) / math.fsum(w)
+    return max(0.0, (q - (len(values) - 1)) / denominator) if denominator > 0 else 0.0
+
+
+def q_profile_interval(values: Sequence[float], variances: Sequence[float],
+                       confidence: float = 0.95) -> tuple[float, float]:
+    """The Q-profile interval of τ² (Viechtbauer 2007): the τ² where Q(τ²) equals the χ²(k − 1)
+    quantiles (1 + c)/2 (lower end) and (1 − c)/2 (upper end); 0 where Q(0) is already below."""
+    df = len(values) - 1
+    spread = max(values) - min(values)
+
+    def solve(target: float) -> float:
+        if generalised_q(values, variances, 0.0) <= target:
+            return 0.0
+        low, high = 0.0, max(spread * spread, max(variances))
+        while generalised_q(values, variances, high) > target:
+            low, high = high, high * 2
+        for _ in range(100):
+            mid = (low + high) / 2
+            low, high = (mid, high) if generalised_q(values, variances, mid) > target \
+                else (low, mid)
+        return (low + high) / 2
+
+    return (solve(chi2_quantile((1 + confidence) / 2, df)),
+            solve(chi2_quantile((1 - confidence) / 2, df)))
+
+
+def detectable_sd(within_variance: float, sizes: Sequence[int], df2: int | None = None,
+                  level: float = 0.05, power: float = 0.8) -> float:
+    """The between-setup sd τ that the homogeneity test detects with probability ``power`` at
+    ``level``. With n games in each of k setups, Q / (1 + nτ²/σ²) is χ²(k − 1) (balanced
+    one-way random-effects model; F(k − 1, df2) for the ANOVA's mean squares), so the power is
+    P(χ² > c₁₋ₐ / (1 + nτ²/σ²)) and reaches ``power`` when 1 + nτ²/σ² = c₁₋ₐ / c₁₋ₚₒwₑᵣ:
+
+        τ = σ · √((c₁₋ₐ / c₁₋ₚₒwₑᵣ − 1) / ñ),   ñ = the harmonic mean of the setups' games.
+
+    (k = 40, 4,000 games each, σ² = 1/4: τ ≈ 0.0068.)"""
+    k = len(sizes)
+    harmonic = k / math.fsum(1 / n for n in sizes)
+    if df2 is None:
+        ratio = chi2_quantile(1 - level, k - 1) / chi2_quantile(1 - power, k - 1)
+    else:
+        ratio = f_quantile(1 - level, k - 1, df2) / f_quantile(1 - power, k - 1, df2)
+    return math.sqrt(within_variance * (ratio - 1) / harmonic)
+
+
+def _spread(values: Sequence[float], variances: Sequence[float]) -> tuple[float, float, float]:
+    low, high = q_profile_interval(values, variances)
+    return math.sqrt(dersimonian_laird(values, variances)), math.sqrt(low), math.sqrt(high)
+
+
+def rate_homogeneity(counts: Sequence[tuple[float, int]]) -> Homogeneity:
+    """Do k rates differ? ``counts``: (successes, trials) per setup (a draw may count ½).
+
+    Pearson's χ² on the k × 2 table, X² = Σ (xᵢ − nᵢp̄)² / (nᵢ p̄ (1 − p̄)), p̄ = Σx / Σn, on
+    k − 1 degrees of freedom (Cochran 1954). It is Cochran's Q of the rates with the within
+    variances vᵢ = p̄(1 − p̄)/nᵢ, which the between-setup sd uses too (DerSimonian–Laird τ with
+    its Q-profile interval, whose upper end is capped at ½, the largest sd of values in
+    [0, 1]). Setups without trials are left out."""
+    rows = [(x, n) for x, n in counts if n > 0]
+    k = len(rows)
+    name = "Pearson chi2"
+    if k == 0:
+        return _untestable(name, 0)
+    total = sum(n for _, n in rows)
+    pooled = math.fsum(x for x, _ in rows) / total
+    if k < 2:
+        return _untestable(name, k, pooled)
+    if pooled in (0.0, 1.0):          # every game alike: nothing varies
+        return Homogeneity(name, k, 0.0, k - 1, 1.0, pooled, 0.0, 0.0, 0.0, 0.0)
+    sigma2 = pooled * (1 - pooled)
+    values = [x / n for x, n in rows]
+    variances = [sigma2 / n for _, n in rows]
+    statistic = generalised_q(values, variances, 0.0)
+    tau, low, high = _spread(values, variances)
+    # rates lie in [0, 1], whose sd is at most ½: the Q-profile end of a few setups is not
+    return Homogeneity(name, k, statistic, k - 1, chi2_sf(statistic, k - 1), pooled, tau, low,
+                       min(high, 0.5), detectable_sd(sigma2, [n for _, n in rows]))
+
+
+def mean_homogeneity(groups: Sequence[tuple[int, float | None, float | None]]) -> Homogeneity:
+    """Do k means differ? ``groups``: (n, mean, sd) per setup (sd None for a single value).
+
+    One-way ANOVA: F = [SSB/(k − 1)] / [SSW/(N − k)], SSB = Σ nᵢ(ȳᵢ − ȳ)², SSW = Σ (nᵢ − 1)sᵢ²,
+    on (k − 1, N − k) degrees of freedom. The between-setup sd is DerSimonian–Laird's τ with
+    vᵢ = MSW/nᵢ, which equals the ANOVA's method-of-moments (MSB − MSW)/n₀, with its Q-profile
+    interval (Q = SSB/MSW, read against χ²(k − 1): MSW is taken as known)."""
+    rows = [(n, m, s) for n, m, s in groups if n > 0 and m is not None]
+    k = len(rows)
+    name = "one-way ANOVA F"
+    if k == 0:
+        return _untestable(name, 0)
+    total = sum(n for n, _, _ in rows)
+    pooled = math.fsum(n * m for n, m, _ in rows) / total
+    if k < 2 or total - k < 1:
+        return _untestable(name, k, pooled)
+    ssb = math.fsum(n * (m - pooled) ** 2 for n, m, _ in rows)
+    ssw = math.fsum((n - 1) * s * s for n, _, s in rows if s is not None)
+    df1, df2 = k - 1, total - k
+    if ssw == 0:                      # no spread within any setup
+        p = 1.0 if ssb == 0 else 0.0
+        return Homogeneity(name, k, None if ssb else 0.0, (df1, df2), p, pooled,
+                           None if ssb else 0.0, None, None, None)
+    msw = ssw / df2
+    f = ssb / df1 / msw
+    values = [m for _, m, _ in rows]
+    variances = [msw / n for n, _, _ in rows]
+    tau, low, high = _spread(values, variances)
+    return Homogeneity(name, k, f, (df1, df2), f_sf(f, df1, df2), pooled, tau, low, high,
+                       detectable_sd(msw, [n for n, _, _ in rows], df2))
+
+
+def blocked_homogeneity(table: Sequence[Sequence[float]]) -> Homogeneity:
+    """Do k setups differ, their games paired by game index? ``table[s][i]``: game i's value on
+    setup s (a first-player result 1, ½ or 0, or any per-game number), every setup the same
+    games. Two-way ANOVA without replication, setups × game index (the index is a block: game i
+    of every setup shares its seed, common random numbers): F = MS_setups / MS_residual on
+    (k − 1, (k − 1)(b − 1)) df; for 0/1 values it is the F form of Cochran's Q test (Cochran
+    1950). Removing the index's share of the variance is what gains power over the pooled test
+    when games with one seed are alike. The spread (τ from (MS_setups − MS_residual)/b) is
+    given without an interval."""
+    k, b = len(table), len(table[0]) if table else 0
+    name = "two-way ANOVA F, blocked by game index"
+    if k < 2 or b < 2 or any(len(row) != b for row in table):
+        return _untestable(name, k)
+    grand = math.fsum(v for row in table for v in row) / (k * b)
+    setup_means = [math.fsum(row) / b for row in table]
+    index_means = [math.fsum(row[i] for row in table) / k for i in range(b)]
+    ss_setups = b * math.fsum((m - grand) ** 2 for m in setup_means)
+    ss_index = k * math.fsum((m - grand) ** 2 for m in index_means)
+    ss_total = math.fsum((v - grand) ** 2 for row in table for v in row)
+    df1, df2 = k - 1, (k - 1) * (b - 1)
+    ms_error = max(ss_total - ss_setups - ss_index, 0.0) / df2
+    ms_setups = ss_setups / df1
+    if ms_error == 0:
+        p = 1.0 if ms_setups == 0 else 0.0
+        return Homogeneity(name, k, None, (df1, df2), p, grand, None, None, None, None)
+    f = ms_setups / ms_error
+    tau = math.sqrt(max(0.0, (ms_setups - ms_error) / b))
+    return Homogeneity(name, k, f, (df1, df2), f_sf(f, df1, df2), grand, tau, None, None,
+                       detectable_sd(ms_error, [b] * k, df2))

@@ -281,6 +281,23 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
     return out
 
 
+def _homogeneity_note(name: str, rows: Sequence[RankedExperiment],
+                      game: Game | None) -> list[str]:
+    """A paragraph saying which metrics vary between the game's experiments at all (the
+    homogeneity tests of :mod:`.homogeneity`), so that a ranking is read only where they do."""
+    from .homogeneity import SWEEP_METRICS, summary_sentence
+    try:
+        headline = [game_named(name, game).headline_metric]
+    except (StoreError, AttributeError):
+        headline = []
+    sentence = summary_sentence(rows, [*headline, *SWEEP_METRICS])
+    if sentence is None:
+        return []
+    return [f'<p class="note">{html.escape(name)}: {html.escape(sentence)} (homogeneity tests '
+            f"at the 5 % level: Pearson chi2 for rates, one-way ANOVA for means). A ranking by "
+            f"a metric that does not vary is a ranking by noise.</p>"]
+
+
 class _StoredOnly(GameBase):
     """A game this kiwara does not know: its experiments are reported from what is stored,
     setups by their keys."""
@@ -317,6 +334,8 @@ def render_report(store: Store, top: int = 12, title: str = "Play-test report",
         else:
             own.append(sections)
     body = [f"<h1>{html.escape(title)}</h1>"]
+    body += [line for name in sorted(grouped) for line in _homogeneity_note(name, grouped[name],
+                                                                             game)]
     if not own:
         body.append(f"<p>{store.totals()['games']:,} games stored. Generated "
                     f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</p>")

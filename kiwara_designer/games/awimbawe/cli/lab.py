@@ -151,6 +151,7 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
     """
     from ....lab import PlaySettings, open_store
     from ....lab.sweep import run_variant_sweep, variant_grid
+    from ....lab.homogeneity import homogeneity, lead_lines, shown_metrics
     from ....lab.text import format_ranking
 
     stdin_once(**{"--variant": variant_name})
@@ -167,6 +168,7 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
             close()
         mine = [store.experiment(None, v, pairing, game) for v in variants]
         ranked = store.ranked(game.headline_metric, top, game=game, experiments=mine)
+        every = store.ranked(game.headline_metric, None, game=game, experiments=mine)
         stored = store.totals()["games"]
     if as_json:
         fields = summary.to_json()
@@ -174,9 +176,14 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
         click.echo(json.dumps({**fields, "database_games": stored, "ranked": [
             {"rank": i, "variant": r.variant, "rules": json.loads(r.variant_rules),
              "setup": r.setup, "agents": r.agents, "games": r.games, "score": r.score,
-             "values": r.values} for i, r in enumerate(ranked, 1)]}, indent=2))
+             "values": r.values} for i, r in enumerate(ranked, 1)],
+            "homogeneity": {name: h.to_json() for name, h in homogeneity(
+                [r for r in every if r.games], shown_metrics(game.headline_metric)).items()}},
+            indent=2))
         return
     click.echo(summary_line(summary, "variant", scheduler, "match", "matches"))
+    for line in lead_lines(every, game.headline_metric):
+        click.echo(line)
     click.echo(format_ranking(ranked, game.headline_metric))
     click.echo(f"{db}: {stored:,} matches stored in all; kiwara report --db {db} -o report.html "
                f"shows them")

@@ -192,6 +192,7 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
       kiwara sweep --sample 5000 --db big.sqlite --scheduler tcp://10.0.0.5:8786
     """
     from ....lab import open_store, run_sweep
+    from ....lab.homogeneity import SWEEP_METRICS, homogeneity, summary_sentence
 
     stdin_once(**{"--from": from_file, "--variant": variant_name})
     started = time.perf_counter()
@@ -216,16 +217,34 @@ def sweep(sample, all_canonical, from_file, db, variant_name, games, agents, see
         # the store's totals with its Kiwara layouts as "layouts", as this command said them
         totals = {"layouts": store.setup_counts().get("kiwara", 0),
                   **{k: v for k, v in store.totals().items() if k != "setups"}}
+        store.refresh_summaries()
+        swept = _swept(store, variant, pairing)
+    spread = summary_sentence(swept, SWEEP_METRICS)
     if as_json:
         fields = {"layouts": summary.setups,
                   **{k: v for k, v in summary.to_json().items() if k != "setups"}}
         click.echo(json.dumps({**fields, "choosing_seconds": round(choosing, 3),
-                               "database": totals}, indent=2))
+                               "database": totals,
+                               "homogeneity": {name: h.to_json() for name, h in
+                                               homogeneity(swept, SWEEP_METRICS).items()}},
+                              indent=2))
     else:
         click.echo(summary_line(summary, "layout", scheduler)
                    + f", after {choosing:.1f} s choosing the layouts")
         click.echo(f"{db}: {plural(totals['layouts'], 'layout')}, "
                    f"{plural(totals['games'], 'game')}")
+        if spread:
+            click.echo(f"  {spread} (every layout of the database with these rules and agents)")
+
+
+def _swept(store, variant, pairing) -> list:
+    """The Kiwara experiments of the store played under ``variant`` by ``pairing`` (the sweep's
+    and any earlier sweep's of the same rules and agents), with games."""
+    from ....lab.store import variant_identity
+    name, spec = variant_identity(variant)
+    agents = f"{pairing.a},{pairing.b}"
+    return [r for r in store.ranked() if r.game == "kiwara" and r.agents == agents
+            and r.variant_rules == spec and r.games]
 
 
 @click.command()

@@ -179,7 +179,8 @@ def test_holm_and_the_joint_statistic_agree_with_statsmodels():
     import numpy
     import statsmodels.api as sm
     from statsmodels.stats.multitest import multipletests
-    from kiwara_designer.games.kiwara.explain import fit_metric, holm
+    from kiwara_designer.core.stats import holm
+    from kiwara_designer.games.kiwara.explain import fit_metric
     p = [0.01, 0.04, 0.03, 0.5, 0.002, 0.04]
     assert holm(p) == pytest.approx(list(multipletests(p, method="holm")[1]))
     rng = numpy.random.default_rng(5)

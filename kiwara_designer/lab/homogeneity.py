@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Sequence
 
-from ..core.stats import Homogeneity, mean_homogeneity, proportion, rate_homogeneity
+from ..core.stats import Homogeneity, holm, mean_homogeneity, proportion, rate_homogeneity
 from .metrics import balance_of
 from .store import RankedExperiment, StoreError, game_named
 
@@ -115,9 +115,16 @@ def _score_homogeneity(rows: Sequence[RankedExperiment]) -> Homogeneity:
 
 def homogeneity(rows: Sequence[RankedExperiment], names: Sequence[str]
                 ) -> dict[str, Homogeneity]:
-    """:func:`metric_homogeneity` of each of ``names`` that can be tested, by name."""
+    """:func:`metric_homogeneity` of each of ``names`` that can be tested, by name, their
+    p-values Holm-adjusted over the metrics tested together: a "differ" said of any of them
+    then keeps the 5 % error for the family, not for each line."""
     found = {name: metric_homogeneity(rows, name) for name in dict.fromkeys(names)}
-    return {name: h for name, h in found.items() if h is not None}
+    found = {name: h for name, h in found.items() if h is not None}
+    tested = [name for name, h in found.items() if h.p_value is not None]
+    adjusted = holm([found[name].p_value for name in tested])
+    by_name = dict(zip(tested, adjusted))
+    return {name: dataclasses.replace(h, p_adjusted=by_name[name]) if name in by_name else h
+            for name, h in found.items()}
 
 
 def shown_metrics(by: str) -> list[str]:
@@ -165,7 +172,7 @@ def verdict(name: str, h: Homogeneity, noun: str) -> str:
     count = f"{h.setups:,} {noun}s"
     if h.p_value is None:
         return f"{name}: not tested ({count} with a value; two and some spread are needed)"
-    evidence = f"{_statistic_text(h)}, {p_text(h.p_value)}"
+    evidence = f"{_statistic_text(h)}, {p_text(h.p_read)}"
     if h.varies(LEVEL):
         if h.between_sd is not None:
             interval = (f" [{_number(h.between_sd_low)}, {_number(h.between_sd_high)}]"
@@ -224,6 +231,9 @@ def lead_lines(rows: Sequence[RankedExperiment], by: str) -> list[str]:
     noun = noun_of(rows)
     found = homogeneity(rows, shown_metrics(by))
     lines = [verdict(name, h, noun) for name, h in found.items()]
+    tested = sum(h.p_value is not None for h in found.values())
+    if tested > 1:
+        lines.append(f"(p-values Holm-adjusted over the {tested} metrics tested together)")
     ranked = found.get(by)
     if ranked is None:
         lines.insert(0, f"{by}: not tested for homogeneity (a table's number, not a rate or a "
@@ -247,11 +257,12 @@ def summary_sentence(rows: Sequence[RankedExperiment], names: Sequence[str]) -> 
     if not found:
         return None
     noun = noun_of(rows)
-    same = [f"{n} ({p_text(h.p_value)})" for n, h in found.items() if not h.varies(LEVEL)]
-    differ = [f"{n} ({p_text(h.p_value)})" for n, h in found.items() if h.varies(LEVEL)]
+    same = [f"{n} ({p_text(h.p_read)})" for n, h in found.items() if not h.varies(LEVEL)]
+    differ = [f"{n} ({p_text(h.p_read)})" for n, h in found.items() if h.varies(LEVEL)]
     parts = []
     if same:
         parts.append(f"cannot be told apart on {', '.join(same)}")
     if differ:
         parts.append(f"differ on {', '.join(differ)}")
-    return f"these {len(rows):,} {noun}s " + "; they ".join(parts)
+    held = " (p Holm-adjusted over these metrics)" if len(found) > 1 else ""
+    return f"these {len(rows):,} {noun}s " + "; they ".join(parts) + held

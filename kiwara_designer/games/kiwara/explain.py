@@ -36,6 +36,7 @@ from typing import Callable, Sequence
 
 from ...core.errors import KiwaraError
 from ...core.numbers import plural
+from ...core.stats import holm
 from .game import KIWARA
 from .layout import Layout
 from ...lab.metrics import compute_metrics
@@ -173,21 +174,6 @@ def layouts_needed(features: int) -> int:
     each (the common rule of thumb of ten observations per regressor), and at least the
     features + 3 of the earlier rule when there is no feature."""
     return max(LAYOUTS_PER_FEATURE * features, features + 3)
-
-
-def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm's step-down adjustment of ``p_values`` (all nan if any is nan, as a fit without
-    residuals leaves them). Written here, as statsmodels' ``multipletests`` (which gives the
-    same, tested) runs a full garbage collection on every call: 0.1 s, which the null simulation
-    of the suite would pay hundreds of times."""
-    if any(not math.isfinite(p) for p in p_values):
-        return [math.nan] * len(p_values)
-    m = len(p_values)
-    adjusted, running = [0.0] * m, 0.0
-    for rank, i in enumerate(sorted(range(m), key=lambda i: p_values[i])):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
 
 
 def wild_bootstrap_wald(numpy, x, y, weights, draws: int = BOOTSTRAP_DRAWS,

@@ -194,3 +194,38 @@ def test_cards_handicap_json_names_the_balancing_level_and_the_steps():
     assert set(data["balancing"]) == {"level", "between", "side"}
     assert [(s["from"], s["to"]) for s in data["steps"]] == [(0, 2)]
     assert data["handicap"] == [0, 0]
+
+
+def test_handicap_search_gallops_then_bisects(monkeypatch):
+    # a made-up weaker agent that reaches 50 % from 5 cards on: 0, 1, 2, 4 below, 8 at 50 %,
+    # then bisection 6 (at), 5 (at): the balance is 5 cards, found with 7 levels of the 11
+    from kiwara_designer.games.kiwara import deck_lab
+    asked = []
+
+    def fake(layouts, weaker, stronger, *, handicaps, **options):
+        [k] = handicaps
+        asked.append(k)
+        return [_level(k, [1, 0] if k >= 5 else [0] * 9 + [1])]
+
+    monkeypatch.setattr(deck_lab, "handicap_calibration", fake)
+    levels = deck_lab.handicap_search(CLASSIC, "random", "greedy", games=2)
+    assert asked == [0, 1, 2, 4, 8, 6, 5]
+    assert [level.cards for level in levels] == [0, 1, 2, 4, 5, 6, 8]
+    assert balancing_level(levels).level == 5
+    # never reaching 50 %: every power of two up to the deck's size (10 cards), then the size
+    asked.clear()
+    monkeypatch.setattr(deck_lab, "handicap_calibration",
+                        lambda *a, handicaps, **o: asked.append(handicaps[0]) or
+                        [_level(handicaps[0], [0] * 20)])
+    assert balancing_level(deck_lab.handicap_search(CLASSIC, "a", "b", games=2)).side == "below"
+    assert asked == [0, 1, 2, 4, 8, 10]
+
+
+def test_cards_handicap_auto_searches():
+    result = CliRunner().invoke(main, ["cards", "handicap", "--weaker", "random", "--stronger",
+                                       "greedy", "--games", "2", "--cards", "auto", "--json",
+                                       "-j", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["searched"] and data["levels"][0]["cards"] == 0
+    assert len(data["steps"]) == len(data["levels"]) - 1

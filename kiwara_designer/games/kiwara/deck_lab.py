@@ -313,6 +313,39 @@ def handicap_calibration(layouts: Sequence[Layout], weaker: str, stronger: str, 
     return levels
 
 
+def handicap_search(layouts: Sequence[Layout], weaker: str, stronger: str, *,
+                    games: int = 100, seed: int = 0, variant: KiwaraVariant | None = None,
+                    deck: Any = None, workers: int | None = 1) -> list[HandicapLevel]:
+    """Search the number of handicap cards at which the weaker agent's score rate reaches 50 %:
+    level 0, then 1, 2, 4 … (at most the cards left to deal) until the rate is at least 50 %,
+    then bisection between the last level below and the first at or above. Returns the levels
+    played, in order of cards (the same seeds as :func:`handicap_calibration`, so they pair);
+    :func:`balancing_level` names the balance among them."""
+    _check(layouts, games)
+    base = _deck_variant(variant, deck, keep_handicap=True)
+    room = len(base.cards) - sum(base.handicap)
+    played: dict[int, HandicapLevel] = {}
+
+    def reaches(k: int) -> bool:
+        if k not in played:
+            [played[k]] = handicap_calibration(layouts, weaker, stronger, handicaps=(k,),
+                                               games=games, seed=seed, variant=variant,
+                                               deck=deck, workers=workers)
+        return played[k].weaker_score.value >= 0.5
+
+    if not reaches(0):
+        low, high, k = 0, None, 1
+        while k <= room:
+            if reaches(k):
+                high = k
+                break
+            low, k = k, (room if k < room < 2 * k else 2 * k)
+        while high is not None and high - low > 1:
+            middle = (low + high) // 2
+            low, high = (low, middle) if reaches(middle) else (middle, high)
+    return [played[k] for k in sorted(played)]
+
+
 @dataclass(frozen=True)
 class Fairness:
     """First-player advantage and decisiveness of one rule set."""
@@ -364,4 +397,4 @@ def deck_versus_okapi(layouts: Sequence[Layout], agents: tuple[str, str] = ("gre
 
 
 __all__ = ["Balance", "CardValue", "Fairness", "HandicapLevel", "LevelStep", "balancing_level",
-           "card_values", "deck_versus_okapi", "fairness", "handicap_calibration", "level_steps"]
+           "card_values", "deck_versus_okapi", "fairness", "handicap_calibration", "handicap_search", "level_steps"]

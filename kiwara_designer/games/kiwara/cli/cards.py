@@ -79,6 +79,7 @@ def cards() -> None:
     Examples:
       kiwara cards value --games 200
       kiwara cards handicap --weaker greedy --stronger mcts:200 --games 100
+      kiwara cards handicap --weaker random --stronger greedy --cards auto
       kiwara cards versus --agents greedy --games 400 -j 2
     """
 
@@ -133,7 +134,8 @@ def value_cmd(layout_names, variant_name, games, seed, workers, as_json, agents,
 @click.option("--weaker", default="greedy", show_default=True, help="The weaker agent.")
 @click.option("--stronger", default="mcts:200", show_default=True, help="The stronger agent.")
 @click.option("--cards", "handicaps", default="0,1,2", show_default=True,
-              help="Numbers of handicap cards to try, separated by commas.")
+              help="Numbers of handicap cards to try, separated by commas; auto: search "
+                   "(0, 1, 2, 4 … cards until the weaker agent scores 50 %, then bisect).")
 def handicap_cmd(layout_names, variant_name, games, seed, workers, as_json, weaker, stronger,
                  handicaps) -> None:
     """How many handicap cards bring a weaker agent level with a stronger one.
@@ -144,24 +146,30 @@ def handicap_cmd(layout_names, variant_name, games, seed, workers, as_json, weak
     levels are compared game by game (the change of the weaker agent's score rate with a t
     interval and the exact sign test, and of its margin). The balancing level is the one whose
     interval for the weaker agent's score contains 50 % (the nearest to 50 % of several);
-    otherwise the two levels the score crosses 50 % between, or none.
+    otherwise the two levels the score crosses 50 % between, or none. --cards auto searches:
+    0, 1, 2, 4 … cards until the weaker agent scores 50 %, then bisection.
     """
-    from ..deck_lab import balancing_level, handicap_calibration, level_steps
+    from ..deck_lab import balancing_level, handicap_calibration, handicap_search, level_steps
     boards, variant = _setup(layout_names, variant_name)
+    search = handicaps.strip() == "auto"
     try:
-        levels = sorted({int(k) for k in handicaps.split(",")})
+        levels = [] if search else sorted({int(k) for k in handicaps.split(",")})
     except ValueError:
-        raise click.UsageError(f"--cards takes whole numbers separated by commas, got "
+        raise click.UsageError(f"--cards takes whole numbers separated by commas or auto, got "
                                f"{handicaps!r}") from None
     _agents(f"{weaker},{stronger}")
     started = time.perf_counter()
-    result = handicap_calibration(boards, weaker, stronger, handicaps=levels, games=games,
-                                  seed=seed, variant=variant, workers=workers)
+    if search:
+        result = handicap_search(boards, weaker, stronger, games=games, seed=seed,
+                                 variant=variant, workers=workers)
+    else:
+        result = handicap_calibration(boards, weaker, stronger, handicaps=levels, games=games,
+                                      seed=seed, variant=variant, workers=workers)
     seconds = time.perf_counter() - started
     steps, balance = level_steps(result), balancing_level(result)
     if as_json:
         click.echo(json.dumps({"weaker": weaker, "stronger": stronger, "games": games,
-                               "seed": seed, "handicap": list(variant.handicap)
+                               "seed": seed, "searched": search, "handicap": list(variant.handicap)
                                if variant.deck_game else [0, 0],
                                "seconds": round(seconds, 1),
                                "levels": [r.to_json() for r in result],

@@ -232,6 +232,7 @@ class Balance:
     level: int | None
     between: tuple[int, int] | None
     side: str | None              # "below" / "above" when no level balances them
+    score: Proportion | None = field(default=None, compare=False)   # the level's, if any
 
     def to_json(self) -> dict:
         return {"level": self.level, "between": None if self.between is None
@@ -239,8 +240,11 @@ class Balance:
 
     def text(self) -> str:
         if self.level is not None:
-            return (f"balancing level: {plural(self.level, 'card')} (its interval for the "
-                    f"weaker agent's score contains 50 %)")
+            if self.score is None:
+                return f"balancing level: {plural(self.level, 'card')}"
+            return (f"balancing level: {plural(self.level, 'card')}: the weaker agent scores "
+                    f"{self.score.value * 100:.1f} % [{self.score.low * 100:.1f}, "
+                    f"{self.score.high * 100:.1f}], an interval holding 50 %")
         if self.between is not None:
             low, high = self.between
             return (f"balancing level: none of the levels tried; the weaker agent's score "
@@ -260,7 +264,7 @@ def balancing_level(levels: Sequence[HandicapLevel]) -> Balance:
               and level.weaker_score.low <= 0.5 <= level.weaker_score.high]
     if inside:
         best = min(inside, key=lambda level: (abs(level.weaker_score.value - 0.5), level.cards))
-        return Balance(best.cards, None, None)
+        return Balance(best.cards, None, None, best.weaker_score)
     for one, two in zip(levels, levels[1:]):
         a, b = one.weaker_score.value, two.weaker_score.value
         if (a - 0.5) * (b - 0.5) < 0:

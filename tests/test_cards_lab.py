@@ -229,3 +229,32 @@ def test_cards_handicap_auto_searches():
     data = json.loads(result.output)
     assert data["searched"] and data["levels"][0]["cards"] == 0
     assert len(data["steps"]) == len(data["levels"]) - 1
+
+
+def test_card_values_deal_the_card_on_top_of_the_variants_handicap(monkeypatch):
+    from kiwara_designer.games.kiwara import deck_lab
+    seen = []
+
+    def recording(func, tasks, workers):
+        seen.extend(tasks)
+        return [func(task) for task in tasks]
+
+    monkeypatch.setattr(deck_lab, "parallel_map", recording)
+    variant = KiwaraVariant(reinforcement="deck", handicap=(0, 1))
+    [okapi] = card_values(CLASSIC, ("random", "random"), games=2, seed=1, variant=variant,
+                          cards=["okapi"])
+    assert (okapi.points.mean, okapi.points.std) == (5.0, 0.0)   # the twins differ by the card
+    (_, with_0, order_0, *_), (_, without_0, twin_0, *_) = seen[0], seen[1]
+    (_, with_1, order_1, *_), (_, without_1, twin_1, *_) = seen[2], seen[3]
+    assert (with_0.handicap, without_0.handicap) == ((1, 1), (0, 1))     # holder first
+    assert (with_1.handicap, without_1.handicap) == ((0, 2), (0, 1))     # holder second
+    assert order_0 == ["okapi"] + twin_0 and order_1 == ["okapi"] + twin_1   # a = 0: on top
+    # the second player's own card is the same in both games of the pair
+    assert new_game(CLASSIC[0], with_0, order_0).hand(1) == \
+        new_game(CLASSIC[0], without_0, twin_0).hand(1)
+
+
+def test_card_value_lines_fit_in_100_columns():
+    result = CliRunner().invoke(main, ["cards", "value", "--games", "2", "--card", "migration",
+                                       "--card", "okapi", "-j", "1"])
+    assert result.exit_code == 0 and max(map(len, result.output.splitlines())) < 100

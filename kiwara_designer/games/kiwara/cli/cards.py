@@ -116,12 +116,12 @@ def value_cmd(layout_names, variant_name, games, seed, workers, as_json, agents,
     click.echo(f"{plural(games, 'game pair')} per card, agents {agents}, seed {seed} "
                f"({seconds:.0f} s){_own_handicap(variant)}")
     click.echo("the holder's gain: its margin and score rate with the card minus without")
-    click.echo(f"{'card':<11}{'effect':<7}{'points (95% CI)':>22}{'win with':>10}"
+    click.echo(f"{'card':<11}{'effect':<7}{'points (95% CI)':>23}{'win with':>9}"
                f"{'without':>9}{'change (95% CI)':>26}{'used':>6}{'at move':>8}")
     for v in values:
         used = f"{'n/a':>6}" if v.used is None else f"{v.used.value:>6.0%}"
         click.echo(f"{v.name:<11}{v.effect:<7}{v.points.mean:>+7.1f} "
-                   f"{_interval(v.points.low, v.points.high):>14}{v.win_with.value:>10.1%}"
+                   f"{_interval(v.points.low, v.points.high):>15}{v.win_with.value:>9.1%}"
                    f"{v.win_without.value:>9.1%}{v.win_change.mean:>+8.1%} "
                    f"{_interval(v.win_change.low, v.win_change.high, 100, unit=' %'):>17}"
                    f"{used}" + (f"{v.used_at.mean:>8.1f}" if v.used_at.n else f"{'-':>8}"))

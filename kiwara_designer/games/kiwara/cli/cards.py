@@ -222,6 +222,6 @@ def versus_cmd(layout_names, variant_name, games, seed, workers, as_json, agents
                f"{'mean |margin| (95% CI)':>30}")
     for label, r in zip(("okapi", "deck"), result):
         click.echo(f"{label:<10}{r.first_score.value:>20.1%} "
-                   f"{_interval(r.first_score.low, r.first_score.high, 100) + ' %':>17}"
+                   f"{_interval(r.first_score.low, r.first_score.high, 100, unit=' %'):>17}"
                    f"{r.draws.value:>8.1%}{r.margin.mean:>14.1f} "
                    f"{_interval(r.margin.low, r.margin.high):>15}")

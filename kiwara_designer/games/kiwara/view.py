@@ -47,10 +47,21 @@ def token_text(state: KiwaraState, cell: int, colour: bool = False) -> str:
                   dim=not token.face_up)
 
 
+def signed(points: int) -> str:
+    """Points with their sign: ``+5``, ``-3``, ``0`` (never ``+-3``)."""
+    return f"{points:+d}" if points else "0"
+
+
+def points_text(points: int) -> str:
+    """``+5 points``, ``-3 points``, ``+1 point``."""
+    return f"{signed(points)} point{'' if abs(points) == 1 else 's'}"
+
+
 def card_text(state: KiwaraState, name: str) -> str:
-    """A held card and what it does: ``drums (totem)``, ``okapi (+5 points)``."""
+    """A held card and what it does: ``drums (totem)``, ``okapi (+5 points)``,
+    ``curse (-3 points)``."""
     card = next(c for c in state.variant.cards if c.name == name)
-    return f"{name} (+{card.value} points)" if card.passive else f"{name} ({card.effect})"
+    return f"{name} ({points_text(card.value)})" if card.passive else f"{name} ({card.effect})"
 
 
 def hand_text(state: KiwaraState, player: int) -> str:
@@ -110,19 +121,59 @@ def draw_state(state: KiwaraState, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
-def scoring_table(scoring: Scoring) -> str:
-    """Per territory: size, tokens of each player, controller, points; then Okapi and totals."""
+def scoring_table(scoring: Scoring, state: KiwaraState | None = None) -> str:
+    """Per territory: size, tokens of each player, controller, points; then Okapi and totals.
+
+    A deck game (``scoring.card_points`` set) has no Okapi bonus: the Okapi moment deals a
+    card. Its table adds the territories' sum for each player and a row of the cards' points,
+    which add up to the totals; with ``state`` (the position scored) the row names the cards
+    held and the Okapi line who holds the ``okapi`` card, if the deck has one."""
     rows = ["territory  size  first  second  controller  points"]
     for t in scoring.territories:
         controller = {None: "nobody", -1: "both"}.get(t.controller)
         controller = controller or PLAYER_NAMES[t.controller]
         rows.append(f"{t.name:<9} {t.size:>5} {t.tokens[0]:>6} {t.tokens[1]:>7}  {controller:<10} "
                     f"{t.points:>7}")
-    okapi = "not awarded" if scoring.okapi is None else \
-        f"{PLAYER_NAMES[scoring.okapi]} player (+{scoring.okapi_points})"
-    rows.append(f"Okapi: {okapi}")
+    if scoring.card_points is not None:
+        rows += _card_rows(scoring, state)
+    else:
+        okapi = "not awarded" if scoring.okapi is None else \
+            f"{PLAYER_NAMES[scoring.okapi]} player ({signed(scoring.okapi_points)})"
+        rows.append(f"Okapi: {okapi}")
     rows.append(score_line(scoring))
     return "\n".join(rows)
+
+
+def _card_rows(scoring: Scoring, state: KiwaraState | None) -> list[str]:
+    """A deck game's rows between the territories and the score: the territories' sums, the
+    held cards' points (they add up to the totals) and what became of the Okapi."""
+    cards = scoring.card_points
+    board = [total - held for total, held in zip(scoring.totals, cards)]
+    rows = [f"territories: first {board[0]}, second {board[1]}"]
+    parts = []
+    for player in (0, 1):
+        part = f"{PLAYER_NAMES[player]} {signed(cards[player])}"
+        if state is not None:
+            held = [_held_points(state, name) for name in state.hand(player)]
+            part += f" ({', '.join(held) or 'no card'})"
+        parts.append(part)
+    rows.append("cards held: " + ", ".join(parts))
+    okapi = "no bonus in a deck game (the Okapi moment deals a card)"
+    card = None if state is None else next((c for c in state.variant.cards
+                                            if c.name == "okapi"), None)
+    if card is not None:
+        holder = [p for p in (0, 1) if "okapi" in state.hand(p)]
+        okapi = "a card in a deck game (no bonus); " + (
+            f"the {PLAYER_NAMES[holder[0]]} player holds it ({_held_points(state, 'okapi')}, "
+            f"in its cards)" if holder else "nobody holds it")
+    rows.append(f"Okapi: {okapi}")
+    return rows
+
+
+def _held_points(state: KiwaraState, name: str) -> str:
+    """``okapi +5``, ``curse -3``, ``drums 0`` (an action card scores nothing)."""
+    card = next(c for c in state.variant.cards if c.name == name)
+    return f"{name} {signed(card.value) if card.passive else '0'}"
 
 
 def score_line(scoring: Scoring) -> str:
@@ -192,6 +243,8 @@ def draw_game(state: KiwaraState, labels: Sequence[str], colour: bool = False) -
         name = styled(f"{PLAYER_NAMES[player]:<6}", colour, fg=PLAYER_COLOURS[player], bold=True)
         hand = " ".join(f"{letter}{n}" for letter, n in state.reserve(player).items())
         okapi = " (Okapi included)" if scoring.okapi == player else ""
+        if scoring.card_points and scoring.card_points[player]:
+            okapi = f" ({signed(scoring.card_points[player])} from cards included)"
         lines.append(f"{name} {labels[player]:<16} hand {hand:<18} "
                      f"{scoring.totals[player]:>3} points{okapi}")
     if state.variant.deck_game:

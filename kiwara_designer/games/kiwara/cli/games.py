@@ -120,7 +120,7 @@ def replay_cmd(record, as_json, colour) -> None:
     else:
         click.echo(draw_state(state, colour=True), color=colour)
         click.echo()
-        click.echo(scoring_table(state.scoring()))
+        click.echo(scoring_table(state.scoring(), state))
     if difference:     # a record that says something false: its moves win, and we say so
         click.echo(f"kiwara: {label}: {difference}", err=True)
         sys.exit(EXIT_NEGATIVE)

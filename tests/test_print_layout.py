@@ -153,3 +153,26 @@ def test_deck_rules_say_when_cards_are_used_and_deal_the_handicap():
     both = dict(summary(_deck((2, 1))))["Reinforcement"]
     assert "2 cards to the first player, then 1 card to the second player" in both
     assert _page(_deck((0, 1)), A4, 0).svg != _page(_deck(), A4, 0).svg
+
+
+def test_negative_points_cards_print_one_sign():
+    """A points card worth -3 printed "+-3" on the card and in the play view's hand."""
+    from kiwara_designer.games.kiwara.cards import Card as DeckCard
+    from kiwara_designer.games.kiwara.printing.kit import deck_card
+    from kiwara_designer.games.kiwara.view import card_text
+
+    minus = DeckCard("curse", "points", -3)
+    printed = deck_card(minus)
+    assert printed.value == "-3"
+    assert all("+-" not in line for line in printed.body)
+    assert printed.body[0].startswith("-3 points")
+    variant = dataclasses.replace(KiwaraVariant(), name="cursed", reinforcement="deck",
+                                  deck=(minus, DeckCard("drums", "totem")))
+
+    class Holder:
+        pass
+
+    state = Holder()
+    state.variant = variant
+    assert card_text(state, "curse") == "curse (-3 points)"
+    assert card_text(state, "drums") == "drums (totem)"

@@ -50,7 +50,7 @@ def token_text(state: KiwaraState, cell: int, colour: bool = False) -> str:
 def card_text(state: KiwaraState, name: str) -> str:
     """A held card and what it does: ``drums (totem)``, ``okapi (+5 points)``."""
     card = next(c for c in state.variant.cards if c.name == name)
-    return f"{name} (+{card.value} points)" if card.passive else f"{name} ({card.effect})"
+    return f"{name} ({card.value:+d} points)" if card.passive else f"{name} ({card.effect})"
 
 
 def hand_text(state: KiwaraState, player: int) -> str:

@@ -44,9 +44,9 @@ def power_text(kind: int, variant: AwimbaweVariant) -> str:
                    else "; a card in hand is picked blind."))
     if kind == 5:
         return "Beaten by its suit's mouse." if variant.mouse_beats_elephant else "No power."
-    return ("Sky. On a land card: fight (wins the trick) or flee (the leader wins, the eagle "
+    return ("On a land card: fight (wins the trick) or flee (the leader wins, the eagle "
             "scores for you)." if variant.eagle_may_flee
-            else "Sky. On a land card it always fights and wins the trick.")
+            else "On a land card it always fights and wins the trick.")
 
 
 def _crowns_art(crowns: int):
@@ -95,7 +95,7 @@ def deck_cards(variant: AwimbaweVariant = AwimbaweVariant()) -> list[Card]:
             title=animal.capitalize(), value=str(VALUE[c]),
             body=(SUIT_NAMES[SUIT[c]].capitalize(), power_text(kind, variant)),
             colour=SUIT_COLOURS[SUIT[c]], art=_crowns_art(crowns[c]), back=BACK,
-            data=(("card", NAMES[c]), ("crowns", str(crowns[c])))))
+            data=(("card", NAMES[c]), ("crowns", str(crowns[c]))), index=NAMES[c]))
     for name, silver in HEIRS:
         cards.append(Card(
             title=name, value="Heir",
@@ -177,5 +177,5 @@ def card_sheet(variant: AwimbaweVariant = AwimbaweVariant(),
                options: PrintOptions = PrintOptions(backs="duplex")) -> list[Page]:
     """The card sheets (fronts and backs) and the rules summary page."""
     pages = card_pages(deck_cards(variant), options, name="sheet",
-                       heading=f"Awimbawé cards, variant {variant.name}: cut on the lines")
+                       heading=f"Awimbawé cards, variant {variant.name}")
     return pages + [rules_page(options, variant)]

@@ -176,3 +176,189 @@ def test_negative_points_cards_print_one_sign():
     state.variant = variant
     assert card_text(state, "curse") == "curse (-3 points)"
     assert card_text(state, "drums") == "drums (totem)"
+
+
+# ---- card and token sheets ----------------------------------------------------------------
+
+from kiwara_designer.games.awimbawe import AwimbaweVariant  # noqa: E402
+from kiwara_designer.games.awimbawe.printing import card_sheet, deck_cards  # noqa: E402
+from kiwara_designer.games.kiwara import load_layout  # noqa: E402
+from kiwara_designer.games.kiwara.printing import print_set  # noqa: E402
+from kiwara_designer.printing import PrintError, card_pages  # noqa: E402
+from svg_support import find_class, line_coords  # noqa: E402
+
+
+def _sheets(pages):
+    return [p for p in pages if p.name != "rules"]
+
+
+@pytest.mark.parametrize("backs", ["duplex", "fold"])
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_sheet_instructions_are_legible_and_clear_of_the_pieces(paper, backs):
+    """The instruction line was 1.8 mm text; now 3.4 mm (2.5 mm capitals), above the pieces."""
+    for page in _sheets(card_sheet(AwimbaweVariant(), PrintOptions(paper, backs=backs,
+                                                                   bleed_mm=3))):
+        root = parse(page.svg)
+        titles = find_class(root, "sheet-title")
+        assert 1 <= len(titles) <= 2
+        pieces_top = page.trim.y - 3
+        for title in titles:
+            size = float(title.get("font-size"))
+            assert size >= 3.4, page.name
+            baseline = float(title.get("y"))
+            assert baseline - 0.95 * size >= 5 - 1e-6                  # inside the printable area
+            assert baseline + 0.25 * size + CLEAR <= pieces_top, page.name
+            width = text_width(title.text, size)
+            assert 10 + width <= page.width_mm - 10 + 1e-6
+        for line in find_class(root, "crop-mark"):
+            x1, y1, x2, y2 = line_coords(line)
+            assert min(y1, y2) >= max(float(t.get("y")) + 0.25 * float(t.get("font-size"))
+                                      for t in titles), page.name
+
+
+def _all_marks(pages):
+    """Every crop mark of ``pages`` in page coordinates (a tiled board's sit in a translated
+    group)."""
+    import re
+
+    def walk(element, dx, dy):
+        match = re.match(r"translate\(\s*([-\d.e]+)[ ,]+([-\d.e]+)\s*\)",
+                         element.get("transform", ""))
+        if match:
+            dx, dy = dx + float(match[1]), dy + float(match[2])
+        if "crop-mark" in classes(element):
+            x1, y1, x2, y2 = line_coords(element)
+            yield x1 + dx, y1 + dy, x2 + dx, y2 + dy
+        for child in element:
+            yield from walk(child, dx, dy)
+
+    for page in pages:
+        for coords in walk(parse(page.svg), 0.0, 0.0):
+            yield page, coords
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_crop_marks_stay_five_mm_inside_the_paper(paper):
+    """Some marks started 3 mm from the edge: lost on printers with 4-5 mm margins."""
+    options = PrintOptions(paper, bleed_mm=3)
+    # (a tiled board's pages clip the board to the margins: their marks never reach the edge)
+    pages = (print_set(load_layout("classic"), options, kit=True)
+             + print_set(load_layout("classic"), PrintOptions(paper, cell_mm=20, bleed_mm=3))
+             + card_sheet(AwimbaweVariant(), PrintOptions(paper, backs="duplex", bleed_mm=3)))
+    seen = 0
+    for page, (x1, y1, x2, y2) in _all_marks(pages):
+        seen += 1
+        assert 5 - 1e-6 <= min(x1, x2) and max(x1, x2) <= page.width_mm - 5 + 1e-6, page.name
+        assert 5 - 1e-6 <= min(y1, y2) and max(y1, y2) <= page.height_mm - 5 + 1e-6, page.name
+    assert seen > 100
+
+
+@pytest.mark.parametrize("label, cards", [
+    ("KIWARA", lambda: kit_cards(KiwaraVariant())),
+    ("AWIMBAWÉ", lambda: deck_cards(AwimbaweVariant())[:1])])
+def test_the_backs_label_sits_inside_the_innermost_frame(label, cards):
+    """ "KIWARA" and "AWIMBAWÉ" ran over the inner frames of the backs."""
+    page = card_pages(cards(), PrintOptions(A4, backs="duplex"))[1]
+    root = parse(page.svg)
+    (back,) = find_class(root, "back")[:1]
+    frames = [e for e in back.iter(NS + "rect") if e.get("fill") == "none"]
+    inner = min(frames, key=lambda e: float(e.get("width")))
+    ix, iw = float(inner.get("x")), float(inner.get("width"))
+    (element,) = find_class(back, "back-label")
+    assert element.text == label
+    size, centre = float(element.get("font-size")), float(element.get("x"))
+    width = text_width(label, size)
+    assert ix + 1.5 - 1e-6 <= centre - width / 2 and centre + width / 2 <= ix + iw - 1.5 + 1e-6
+
+
+def test_eagles_name_their_suit_once():
+    """Eagles read "Sky / Sky. On a land card…"."""
+    eagles = [c for c in deck_cards(AwimbaweVariant()) if c.title == "Eagle"]
+    assert len(eagles) == 4
+    for card in eagles:
+        assert card.body[0] == "Sky"
+        assert not card.body[1].startswith("Sky")
+    flee = [c for c in deck_cards(AwimbaweVariant(eagle_may_flee=False)) if c.title == "Eagle"]
+    assert flee[0].body[1] == "On a land card it always fights and wins the trick."
+
+
+def test_awimbawe_fronts_carry_corner_indices_clear_of_the_title():
+    """Held fanned, a card shows its top-left corner: its notation code (G1) is printed there
+    and, turned, in the bottom-right corner; the title keeps clear of both."""
+    page = card_sheet(AwimbaweVariant(), PrintOptions(A4, backs="duplex"))[0]
+    root = parse(page.svg)
+    fronts = find_class(root, "front")
+    assert len(fronts) == 9
+    for front in fronts:
+        indices = find_class(front, "card-index")
+        assert [i.text for i in indices] == [front.get("data-card")] * 2
+        assert "rotate(180" in indices[1].get("transform", "")
+        (title,) = find_class(front, "card-title")
+        tsize = float(title.get("font-size"))
+        twidth = text_width(title.text, tsize)
+        tleft = float(title.get("x")) - twidth / 2
+        index = indices[0]
+        isize = float(index.get("font-size"))
+        assert isize >= 3.5
+        iright = float(index.get("x")) + text_width(index.text, isize)
+        assert iright + 1 <= tleft + 1e-6, (front.get("data-card"), iright, tleft)
+
+
+def _trims(page):
+    return sorted({(round(float(g.get("x")), 3), round(float(g.get("y")), 3))
+                   for g in find_class(parse(page.svg), "cut-guide")})
+
+
+def test_gutter_spaces_the_pieces_and_marks_every_cut_line():
+    """Cards shared cut lines: an imprecise cut left a sliver of the neighbour."""
+    cards = deck_cards(AwimbaweVariant())[:6]
+    shared = card_pages(cards, PrintOptions(A4, backs="duplex"))[0]
+    spaced = card_pages(cards, PrintOptions(A4, backs="duplex", gutter_mm=4))[0]
+    assert shared.svg == card_pages(cards, PrintOptions(A4, backs="duplex", gutter_mm=0))[0].svg
+    xs = sorted({x for x, _ in _trims(spaced)})
+    assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [67.0] * (len(xs) - 1)
+    xs0 = sorted({x for x, _ in _trims(shared)})
+    assert [round(b - a, 3) for a, b in zip(xs0, xs0[1:])] == [63.0] * (len(xs0) - 1)
+    marked = card_pages(cards, PrintOptions(A4, backs="duplex", gutter_mm=4, crop_marks=True))[0]
+    marks = [line_coords(m) for m in find_class(parse(marked.svg), "crop-mark")]
+    vertical = sorted({x1 for x1, _, x2, _ in marks if x1 == x2})
+    # both cut lines of every gutter: the left and right side of each column
+    columns = len(vertical) // 2
+    assert columns >= 2 and len(vertical) == 2 * columns
+    assert [round(b - a, 3) for a, b in zip(vertical, vertical[1:])] == \
+        ([63, 4] * columns)[:-1]
+    with pytest.raises(PrintError):
+        PrintOptions(A4, gutter_mm=-1)
+
+
+def test_gutter_option_on_the_commands(tmp_path, run):
+    out = tmp_path / "kit.svg"
+    assert run("export", "classic", "-o", out, "--kit", "--gutter-mm", "3").exit_code == 0
+    tokens = parse((tmp_path / "kit-tokens.svg").read_text())
+    squares = sorted({round(float(e.get("x")), 3) for e in find_class(tokens, "cut-guide")})
+    steps = {round(b - a, 3) for a, b in zip(squares, squares[1:])}
+    assert len(steps) >= 1 and all(step > 3 for step in steps)
+    result = run("awimbawe", "cards", "-o", tmp_path / "c.svg", "--gutter-mm", "5")
+    assert result.exit_code == 0, result.output
+    bad = run("awimbawe", "cards", "-o", tmp_path / "d.svg", "--gutter-mm", "50")
+    assert bad.exit_code != 0 and "gutter" in bad.output
+
+
+def test_pdf_carries_a_title_and_creator_and_stays_deterministic(tmp_path, run):
+    pytest.importorskip("cairosvg")
+    from kiwara_designer.printing import cairo_available
+    if not cairo_available():
+        pytest.skip("no cairo")
+    for args, title in [(("export", "classic", "--kit"), "Kiwara: "),
+                        (("generate", "--seed", "7"), "Kiwara: seed 7"),
+                        (("awimbawe", "cards"), "Awimbawé cards, variant classic")]:
+        one, two = tmp_path / "one.pdf", tmp_path / "two.pdf"
+        for path in (one, two):
+            result = run(*args, "-o", path)
+            assert result.exit_code in (0, 1), result.output
+        data = one.read_bytes()
+        assert data == two.read_bytes()
+        assert b"/Creator (kiwara-designer)" in data
+        encoded = (b"(" + title.encode("ascii") if title.isascii()
+                   else b"<FEFF" + title.encode("utf-16-be").hex().upper().encode())
+        assert b"/Title " + encoded in data, data[-800:]

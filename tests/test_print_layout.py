@@ -216,6 +216,22 @@ def test_sheet_instructions_are_legible_and_clear_of_the_pieces(paper, backs):
                                       for t in titles), page.name
 
 
+@pytest.mark.parametrize("gutter", [0.0, 4.0])
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_token_sheet_instructions_clear_of_the_tokens(paper, gutter):
+    """A full token sheet (bleed and a gutter) ran its two lines of instructions into the
+    first row's bleed: it now gives up a row instead."""
+    from kiwara_designer.games.kiwara.printing.kit import token_pages
+    options = PrintOptions(paper, bleed_mm=3, gutter_mm=gutter)
+    for page in token_pages(options, 25.0, KiwaraVariant()):
+        titles = find_class(parse(page.svg), "sheet-title")
+        assert titles
+        for title in titles:
+            size, baseline = float(title.get("font-size")), float(title.get("y"))
+            assert size >= 2.4
+            assert baseline + 0.25 * size + 1 <= page.trim.y - 3 + 1e-6, page.name
+
+
 def _all_marks(pages):
     """Every crop mark of ``pages`` in page coordinates (a tiled board's sit in a translated
     group)."""

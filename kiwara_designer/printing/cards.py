@@ -37,6 +37,7 @@ The small API:
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -197,6 +198,11 @@ def piece_pages(pieces: Sequence[Piece], size: tuple[float, float], options: Pri
     paper = options.paper
     plans = [_plan(size, options, paper.width_mm, paper.height_mm),
              _plan(size, options, paper.height_mm, paper.width_mm)]
+    for k, plan in enumerate(plans):   # a row less when a full sheet leaves the text no room
+        rows = plan.rows
+        while rows > 1 and not _header_fits(plan, size, options, heading, rows):
+            rows -= 1
+        plans[k] = dataclasses.replace(plan, rows=rows)
     plan = max(plans, key=lambda p: p.capacity)   # the first, the paper as given, on a tie
     if plan.capacity == 0:
         raise PrintError(f"{paper.name} paper is too small for {size[0]:g} × {size[1]:g} mm "
@@ -212,6 +218,38 @@ def piece_pages(pieces: Sequence[Piece], size: tuple[float, float], options: Pri
             pages += [_sheet(sheet, size, options, plan, f"{stem}-fronts", heading, "fronts"),
                       _sheet(sheet, size, options, plan, f"{stem}-backs", heading, "backs")]
     return pages
+
+
+def _header_room(plan: _Plan, options: PrintOptions, grid_h: float) -> float:
+    """The height the instructions may take: down to 1 mm above the lowest the grid can sit."""
+    lowest = max(plan.top, plan.height - options.margin_mm - grid_h)
+    return lowest - options.bleed_mm - 1 - PAPER_EDGE
+
+
+def _header(line: str, width: float, room: float) -> tuple[float, list[str]]:
+    """The instructions' font and lines: :data:`HEADER_SIZE` on as many lines as ``room``
+    holds, smaller only when it is short (down to :data:`SMALLEST_HEADER`; the lines may then
+    not fit, see :func:`_header_fits`)."""
+    font = HEADER_SIZE
+    while True:
+        lines = wrap_measured(line, width, font)
+        if len(lines) * font * HEADER_LEADING <= room or font <= SMALLEST_HEADER:
+            return font, lines
+        font = round(font - 0.1, 2)
+
+
+def _header_fits(plan: _Plan, size: tuple[float, float], options: PrintOptions, heading: str,
+                 rows: int) -> bool:
+    """Whether a sheet of ``rows`` full rows leaves the instructions room above its grid."""
+    grid_h = rows * size[1] + (rows - 1) * options.gutter_mm
+    room = _header_room(plan, options, grid_h)
+    sides = ("fold",) if options.backs == "fold" else ("fronts", "backs")
+    for side in sides:
+        font, lines = _header(instructions(heading, side, plan.width, plan.height),
+                              plan.width - 2 * options.margin_mm, room)
+        if len(lines) * font * HEADER_LEADING > room + 1e-9:
+            return False
+    return True
 
 
 INSTRUCTIONS = {
@@ -239,14 +277,8 @@ def _sheet(rows: list[list[Piece]], size: tuple[float, float], options: PrintOpt
     grid_h = len(rows) * h + (len(rows) - 1) * g
     # The instructions above the grid, from PAPER_EDGE down: HEADER_SIZE on as many lines as the
     # room above the lowest the grid can sit allows, smaller only when that room is short.
-    line = instructions(heading, side, width, height)
-    room = max(plan.top, height - margin - grid_h) - 1 - PAPER_EDGE
-    font = HEADER_SIZE
-    while True:
-        lines = wrap_measured(line, width - 2 * margin, font)
-        if len(lines) * font * HEADER_LEADING <= room or font <= SMALLEST_HEADER:
-            break
-        font = round(font - 0.1, 2)
+    font, lines = _header(instructions(heading, side, width, height), width - 2 * margin,
+                          _header_room(plan, options, grid_h))
     for i, part in enumerate(lines):
         drawing.add(text(drawing, part, margin, PAPER_EDGE + (i + 0.5) * font * HEADER_LEADING,
                          font, anchor="start", class_="sheet-title"))
@@ -258,7 +290,7 @@ def _sheet(rows: list[list[Piece]], size: tuple[float, float], options: PrintOpt
     # centred between the instructions and the paper's foot (equal room for the marks), inside
     # the margins
     y0 = header_bottom + (height - PAPER_EDGE - header_bottom - grid_h) / 2
-    y0 = max(plan.top, min(y0, height - margin - grid_h))
+    y0 = max(plan.top, header_bottom + bleed, min(y0, height - margin - grid_h))
     grid = Rect(x0, y0, grid_w, grid_h)
     inner = min(bleed, g / 2)    # bleed between neighbours: none without a gutter
 

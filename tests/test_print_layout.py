@@ -365,8 +365,8 @@ def test_pdf_carries_a_title_and_creator_and_stays_deterministic(tmp_path, run):
     from kiwara_designer.printing import cairo_available
     if not cairo_available():
         pytest.skip("no cairo")
-    for args, title in [(("export", "classic", "--kit"), "Kiwara: "),
-                        (("generate", "--seed", "7"), "Kiwara: seed 7"),
+    for args, title in [(("export", "classic", "--kit"), "Kiwara board: classic, kit for variant classic"),
+                        (("generate", "--seed", "7"), "Kiwara board: seed 7"),
                         (("awimbawe", "cards"), "Awimbawé cards, variant classic")]:
         one, two = tmp_path / "one.pdf", tmp_path / "two.pdf"
         for path in (one, two):

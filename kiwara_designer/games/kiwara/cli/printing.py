@@ -69,7 +69,8 @@ def _print_job(layout, output: str, title: str, options, kit, variant, dpi, comm
 
     pages = print_set(layout, options, title=title, kit=kit, variant=variant, command=command)
     files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI, what="the board",
-                        title=f"Kiwara: {title}" + (f", variant {variant.name}" if kit else ""))
+                        title=f"Kiwara board: {title}" + (f", kit for variant {variant.name}" if kit
+                                                              else ""))
     return files, options, resolve_cell_mm(layout.grid, options), len(pages)
 
 

@@ -70,12 +70,13 @@ def _near(box: Rect, other: Rect) -> bool:
 
 
 def _page(variant, paper, bleed):
+    """The rules page; ``bleed`` None: crop marks without bleed."""
     cards = kit_cards(variant)
-    options = PrintOptions(paper, bleed_mm=bleed)
+    options = PrintOptions(paper, bleed_mm=bleed or 0.0, crop_marks=bleed is None)
     return rules_page(options, variant, cards[0] if len(cards) == 1 else None)
 
 
-@pytest.mark.parametrize("bleed", [0.0, 3.0])
+@pytest.mark.parametrize("bleed", [0.0, None, 3.0], ids=["plain", "marks", "bleed"])
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: f"{v.name}{list(v.handicap)}")
 def test_rules_page_text_keeps_clear_of_the_pieces(variant, paper, bleed):
@@ -378,3 +379,12 @@ def test_pdf_carries_a_title_and_creator_and_stays_deterministic(tmp_path, run):
         encoded = (b"(" + title.encode("ascii") if title.isascii()
                    else b"<FEFF" + title.encode("utf-16-be").hex().upper().encode())
         assert b"/Title " + encoded in data, data[-800:]
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_awimbawe_rules_text_stays_inside_the_margins(paper):
+    """Wrapped at half an em a character, its lines ran past the right margin on Letter."""
+    page = card_sheet(AwimbaweVariant(), PrintOptions(paper))[-1]
+    for element in parse(page.svg).iter(NS + "text"):
+        size = float(element.get("font-size"))
+        assert float(element.get("x")) + text_width(element.text, size) <= page.width_mm - 10 + 1e-6

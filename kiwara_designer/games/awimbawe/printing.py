@@ -12,7 +12,7 @@ from .cards import ANIMALS, CARDS, EAGLE, KIND, NAMES, SUIT, SUIT_NAMES, VALUE
 from .variant import AwimbaweVariant
 from ...printing.cards import Card, CardBack, card_pages
 from ...printing.page import PrintError, PrintOptions, Rect, mm
-from ...printing.sheet import INK, Page, new_drawing, text, wrap
+from ...printing.sheet import INK, Page, new_drawing, text, wrap_measured
 
 SUIT_COLOURS = ("#CFE3A6", "#F0D49A", "#C9C3D9", "#E8C2A0", "#B9DCF0")   # G D M P, sky
 CROWN_INK, CROSS_INK = "#8A6A10", "#B0302A"
@@ -160,7 +160,7 @@ def rules_page(options: PrintOptions, variant: AwimbaweVariant) -> Page:
                      margin + 3, 6.0, anchor="start", weight="bold", class_="sheet-title"))
     y, column_w = margin + 14, width - 2 * margin
     for heading, paragraph in rules_summary(variant):
-        lines = wrap(paragraph, column_w, size)
+        lines = wrap_measured(paragraph, column_w, size)
         if y + (len(lines) + 1) * size * leading > height - margin:
             raise PrintError(f"{paper.name} paper is too small for the Awimbawé rules summary")
         drawing.add(text(drawing, heading, margin, y, size + 0.6, anchor="start", weight="bold",

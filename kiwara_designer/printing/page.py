@@ -52,7 +52,9 @@ class PrintOptions:
     bleed, since the cut is then invisible). Cut lines stay inside the margins; bleed and marks
     run into them. ``backs`` puts the backs of tokens and cards beside the fronts, to fold
     (``"fold"``), or on the next page, mirrored for double-sided printing (``"duplex"``).
-    ``overlap_mm`` is how much tiled pages share."""
+    ``overlap_mm`` is how much tiled pages share. ``gutter_mm`` spaces the pieces of card and
+    token sheets apart (0: they share cut lines), so that a cut a little off never leaves a
+    sliver of the neighbour; each piece then has cut lines of its own."""
 
     paper: Paper = A4
     cell_mm: float | None = None
@@ -61,6 +63,7 @@ class PrintOptions:
     margin_mm: float = 10.0
     overlap_mm: float = 12.0
     backs: str = "fold"
+    gutter_mm: float = 0.0
 
     def __post_init__(self) -> None:
         if self.cell_mm is not None and not (5 <= self.cell_mm <= 500):
@@ -69,6 +72,8 @@ class PrintOptions:
             raise PrintError(f"bleed must be 0..20 mm, got {self.bleed_mm:g}")
         if not 0 <= self.margin_mm <= min(self.paper.width_mm, self.paper.height_mm) / 4:
             raise PrintError(f"margin {self.margin_mm:g} mm does not suit {self.paper.name} paper")
+        if not 0 <= self.gutter_mm <= 20:
+            raise PrintError(f"gutter must be 0..20 mm, got {self.gutter_mm:g}")
         if self.backs not in BACKS:
             raise PrintError(f"backs must be one of {', '.join(BACKS)}, got {self.backs!r}")
 

@@ -52,10 +52,12 @@ def cairo_available() -> bool:
 
 
 FIXED_PDF_DATE = "2018-01-01T00:00:00Z"     # Kiwara's year; any fixed date would do
+CREATOR = "kiwara-designer"   # no version: the same input gives the same bytes
 
 
-def render_pdf(pages: Sequence[Page]) -> bytes:
-    """All pages in one PDF, each page at its own size, vector throughout."""
+def render_pdf(pages: Sequence[Page], title: str | None = None) -> bytes:
+    """All pages in one PDF, each page at its own size, vector throughout; its document
+    information holds ``title`` (if given), the creator and a fixed creation date."""
     _cairosvg("pdf")   # a clear PrintError when the extra is missing
     import cairocffi
     from cairosvg.parser import Tree
@@ -75,6 +77,9 @@ def render_pdf(pages: Sequence[Page]) -> bytes:
                 pdf.restrict_to_version(cairocffi.PDF_VERSION_1_4)
                 # cairo stamps the current time otherwise: the same board, the same bytes
                 pdf.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, FIXED_PDF_DATE)
+                pdf.set_metadata(cairocffi.PDF_METADATA_CREATOR, CREATOR)
+                if title:
+                    pdf.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
                 shared.append(pdf)
             else:
                 shared[0].set_size(width, height)
@@ -157,9 +162,10 @@ def page_paths(path: str, pages: Sequence[Page]) -> list[Path]:
 
 
 def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG_DPI,
-                what: str = "the pages") -> list[str]:
+                what: str = "the pages", title: str | None = None) -> list[str]:
     """Write ``pages`` to ``path`` in the format its extension names; return the files written.
-    ``what`` the pages are (``"the board"``) names them when a file cannot be written.
+    ``what`` the pages are (``"the board"``) names them when a file cannot be written; ``title``
+    is a PDF's document title.
 
     PDF holds every page; SVG and PNG (at ``dpi``) write one file per page when there are
     several. ``-`` writes a single SVG page to ``stdout`` (a text stream).
@@ -172,7 +178,7 @@ def write_pages(pages: Sequence[Page], path: str, stdout=None, *, dpi: int = PNG
         stdout.write(pages[0].svg + "\n")
         return ["-"]
     if fmt == "pdf":
-        write_bytes(path, render_pdf(pages), what)
+        write_bytes(path, render_pdf(pages, title), what)
         return [path]
     if fmt == "png":
         for page in pages:      # before the first file is written

@@ -10,7 +10,8 @@ from .page import Rect, mm
 INK = "#2B2118"
 FONT = "sans-serif"   # a generic family: every renderer has one, nothing to embed or fetch
 CROP_GAP, CROP_LENGTH = 2.0, 5.0   # a crop mark starts this far outside the bleed
-PAPER_EDGE = 3.0                   # ... and stops this far from the paper's edge
+PAPER_EDGE = 5.0                   # ... and stops this far from the paper's edge (printers
+                                   # with 4-5 mm unprintable margins would lose the rest)
 CUT_GUIDE = "#A09A90"   # the hairline showing a cut line when there are no crop marks
 
 
@@ -98,6 +99,56 @@ def wrap(content: str, width: float, size: float) -> list[str]:
     lines: list[str] = []
     for word in content.split():
         if lines and len(lines[-1]) + 1 + len(word) <= per_line:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+# Widths in em, an upper bound for DejaVu Sans (the sans-serif cairo renders with on most systems)
+# in book and bold weights alike, by character class; narrower sans-serif fonts (Liberation,
+# Helvetica, Arial) stay inside them too. Layout that must keep clear of something measures
+# with these, so it errs on the wide side.
+_NARROW = set("'ijlIJ.,:;·’|/\\ ")
+_MEDIUM = set("f-!()[]tr_`–\"*")
+_WIDE = set("ABCDGHKNOQRUVXYZÀÉ#+<>=^~×&")
+_WIDEST = set("MmWw%@—")
+
+
+def char_width(char: str) -> float:
+    """A character's advance in em (see above): 0.40 narrow, 0.55, 0.75 most, 0.90, 1.10."""
+    if char in _NARROW:
+        return 0.40
+    if char in _MEDIUM:
+        return 0.55
+    if char in _WIDE:
+        return 0.90
+    if char in _WIDEST:
+        return 1.10
+    return 0.75
+
+
+def text_width(content: str, size: float) -> float:
+    """A conservative width in mm of ``content`` at font ``size`` mm (never less than cairo's
+    DejaVu Sans, book or bold)."""
+    return size * sum(char_width(c) for c in content)
+
+
+def text_box(x: float, y: float, content: str, size: float, anchor: str = "middle") -> Rect:
+    """The box ``content`` drawn by :func:`text` at (x, y) can ink: the measured width, from the
+    ascender (0.95 em above the baseline) to the descender (0.25 em below)."""
+    width = text_width(content, size)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    baseline = y + 0.35 * size
+    return Rect(left, baseline - 0.95 * size, width, 1.2 * size)
+
+
+def wrap_measured(content: str, width: float, size: float) -> list[str]:
+    """``content`` broken at spaces into lines each at most ``width`` mm by :func:`text_width`
+    (a word longer than the width stands alone)."""
+    lines: list[str] = []
+    for word in content.split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)

@@ -12,7 +12,7 @@ from .cards import ANIMALS, CARDS, EAGLE, KIND, NAMES, SUIT, SUIT_NAMES, VALUE
 from .variant import AwimbaweVariant
 from ...printing.cards import Card, CardBack, card_pages
 from ...printing.page import PrintError, PrintOptions, Rect, mm
-from ...printing.sheet import INK, Page, new_drawing, text, wrap
+from ...printing.sheet import INK, Page, new_drawing, text, wrap_measured
 
 SUIT_COLOURS = ("#CFE3A6", "#F0D49A", "#C9C3D9", "#E8C2A0", "#B9DCF0")   # G D M P, sky
 CROWN_INK, CROSS_INK = "#8A6A10", "#B0302A"
@@ -44,9 +44,9 @@ def power_text(kind: int, variant: AwimbaweVariant) -> str:
                    else "; a card in hand is picked blind."))
     if kind == 5:
         return "Beaten by its suit's mouse." if variant.mouse_beats_elephant else "No power."
-    return ("Sky. On a land card: fight (wins the trick) or flee (the leader wins, the eagle "
+    return ("On a land card: fight (wins the trick) or flee (the leader wins, the eagle "
             "scores for you)." if variant.eagle_may_flee
-            else "Sky. On a land card it always fights and wins the trick.")
+            else "On a land card it always fights and wins the trick.")
 
 
 def _crowns_art(crowns: int):
@@ -95,7 +95,7 @@ def deck_cards(variant: AwimbaweVariant = AwimbaweVariant()) -> list[Card]:
             title=animal.capitalize(), value=str(VALUE[c]),
             body=(SUIT_NAMES[SUIT[c]].capitalize(), power_text(kind, variant)),
             colour=SUIT_COLOURS[SUIT[c]], art=_crowns_art(crowns[c]), back=BACK,
-            data=(("card", NAMES[c]), ("crowns", str(crowns[c])))))
+            data=(("card", NAMES[c]), ("crowns", str(crowns[c]))), index=NAMES[c]))
     for name, silver in HEIRS:
         cards.append(Card(
             title=name, value="Heir",
@@ -160,7 +160,7 @@ def rules_page(options: PrintOptions, variant: AwimbaweVariant) -> Page:
                      margin + 3, 6.0, anchor="start", weight="bold", class_="sheet-title"))
     y, column_w = margin + 14, width - 2 * margin
     for heading, paragraph in rules_summary(variant):
-        lines = wrap(paragraph, column_w, size)
+        lines = wrap_measured(paragraph, column_w, size)
         if y + (len(lines) + 1) * size * leading > height - margin:
             raise PrintError(f"{paper.name} paper is too small for the Awimbawé rules summary")
         drawing.add(text(drawing, heading, margin, y, size + 0.6, anchor="start", weight="bold",
@@ -177,5 +177,5 @@ def card_sheet(variant: AwimbaweVariant = AwimbaweVariant(),
                options: PrintOptions = PrintOptions(backs="duplex")) -> list[Page]:
     """The card sheets (fronts and backs) and the rules summary page."""
     pages = card_pages(deck_cards(variant), options, name="sheet",
-                       heading=f"Awimbawé cards, variant {variant.name}: cut on the lines")
+                       heading=f"Awimbawé cards, variant {variant.name}")
     return pages + [rules_page(options, variant)]

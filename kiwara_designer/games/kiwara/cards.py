@@ -50,8 +50,9 @@ class Card:
 
     def describe(self) -> str:
         """The card's effect in words, for printed cards and listings."""
+        if self.effect == "points":
+            return f"{self.value:+d} points at the end of the game for whoever holds this card."
         return {
-            "points": f"+{self.value} points at the end of the game for whoever holds this card.",
             "totem": "Move the totem to any other stone whose line has an empty cell; "
                      "place on that line.",
             "again": "After this turn, play one more whole turn.",

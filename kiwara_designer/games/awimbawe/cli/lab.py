@@ -202,9 +202,12 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
               show_default=True,
               help="Backs on the next page for double-sided printing (nine cards a page), or "
                    "beside the fronts to fold.")
+@click.option("--gutter-mm", type=Real(), default=0.0, show_default=True, metavar="MM",
+              help="Space between the cards (0: they share cut lines); each card then gets "
+                   "cut lines and crop marks of its own.")
 @click.option("--dpi", type=Whole(30, 1200), metavar="N",
               help="PNG resolution [default: 150].")
-def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, dpi) -> None:
+def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, gutter_mm, dpi) -> None:
     """Print-and-play sheet: the 28 cards and the two Heir cards at 63 × 88 mm.
 
     Fronts show the suit's colour, the animal, its value, its crowns (negative ones crossed
@@ -222,11 +225,12 @@ def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, dpi) -> 
     if dpi is not None and output_format(output) != "png":
         raise click.UsageError("--dpi only applies to .png output")
     output_format(output)
-    options = PrintOptions(Paper.parse(paper), None, crop_marks, bleed_mm, backs=backs)
+    options = PrintOptions(Paper.parse(paper), None, crop_marks, bleed_mm, backs=backs,
+                           gutter_mm=gutter_mm)
     variant = _variant(variant_name)
     pages = card_sheet(variant, options)
     files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI,
-                        what="the card sheet")
+                        what="the card sheet", title=f"Awimbawé cards, variant {variant.name}")
     names = ", ".join("stdout" if f == "-" else f for f in files)
     click.echo(f"wrote {names}: {len(pages)} pages on {options.paper.name}, 30 cards of "
                f"63 × 88 mm and the rules, variant {variant.name}; print at 100 %", err=True)

@@ -34,6 +34,9 @@ def _print_options(command):
                      show_default=True,
                      help="Kit backs beside the fronts to fold, or on the next page for "
                           "double-sided printing."),
+        click.option("--gutter-mm", type=Real(), default=0.0, show_default=True, metavar="MM",
+                     help="Space between the kit's tokens and cards (0: they share cut lines); "
+                          "each piece then gets cut lines and crop marks of its own."),
         click.option("--dpi", type=Whole(30, 1200), metavar="N",
                      help="PNG resolution, stored in the file [default: 150]."),
         click.option("--kit", is_flag=True,
@@ -46,7 +49,8 @@ def _print_options(command):
     return command
 
 
-def _print_setup(output: str, paper: str, cell_mm, crop_marks, bleed_mm, backs, dpi):
+def _print_setup(output: str, paper: str, cell_mm, crop_marks, bleed_mm, backs, dpi,
+                 gutter_mm=0.0):
     """The print options, once the output's format and every option are known to be good
     (checked before any work is done)."""
     from ....printing import Paper, PrintOptions, output_format
@@ -54,7 +58,8 @@ def _print_setup(output: str, paper: str, cell_mm, crop_marks, bleed_mm, backs, 
     if dpi is not None and output_format(output) != "png":
         raise click.UsageError("--dpi only applies to .png output")
     output_format(output)
-    return PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm, backs=backs)
+    return PrintOptions(Paper.parse(paper), cell_mm, crop_marks, bleed_mm, backs=backs,
+                        gutter_mm=gutter_mm)
 
 
 def _print_job(layout, output: str, title: str, options, kit, variant, dpi, command=None):
@@ -63,7 +68,9 @@ def _print_job(layout, output: str, title: str, options, kit, variant, dpi, comm
     from ..printing import print_set, resolve_cell_mm
 
     pages = print_set(layout, options, title=title, kit=kit, variant=variant, command=command)
-    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI, what="the board")
+    files = write_pages(pages, output, stdout=sys.stdout, dpi=dpi or PNG_DPI, what="the board",
+                        title=f"Kiwara board: {title}" + (f", kit for variant {variant.name}" if kit
+                                                              else ""))
     return files, options, resolve_cell_mm(layout.grid, options), len(pages)
 
 
@@ -79,7 +86,7 @@ def _wrote(files, options, cell, pages) -> str:
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="board.svg, board.pdf (all pages) or board.png; - writes SVG to stdout.")
 @_print_options
-def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi, kit,
+def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, backs, gutter_mm, dpi, kit,
            variant_name) -> None:
     """Print LAYOUT (file, built-in name or -) at true scale, in millimetres.
 
@@ -97,7 +104,7 @@ def export(layout, output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi, kit
       kiwara export classic -o classic.png --dpi 300
       kiwara export classic -o - | rsvg-convert -o classic.png
     """
-    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi)
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi, gutter_mm)
     variant = load_variant(variant_name)
     board = load_layout(layout)
     title = ("stdin layout" if layout == "-" else
@@ -128,8 +135,8 @@ def _check_mix(mix: tuple[int, ...]) -> tuple[int, ...]:
               help="Board file (.svg, .pdf, .png; - for SVG on stdout) [default: kiwara-board-SEED.svg].")
 @_print_options
 @click.option("--json", "as_json", is_flag=True, help="Print the layout and its facts as JSON.")
-def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi, kit, variant_name,
-             as_json) -> None:
+def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, backs, gutter_mm, dpi, kit,
+             variant_name, as_json) -> None:
     """Draw a uniformly random valid free-play layout and print it.
 
     Every valid layout (six connected territories of sizes 3, 5, 7 or 9) is equally likely;
@@ -149,7 +156,7 @@ def generate(seed, mix, output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi
         seed = random.SystemRandom().randrange(1_000_000)
     wanted = _check_mix(parse_int_list(mix, "--mix")) if mix else None
     output = output or f"kiwara-board-{seed}.svg"
-    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi)
+    options = _print_setup(output, paper, cell_mm, crop_marks, bleed_mm, backs, dpi, gutter_mm)
     variant = load_variant(variant_name)
     board = _generator_sample(seed, wanted)
     report = validate(board, FREE_PLAY)

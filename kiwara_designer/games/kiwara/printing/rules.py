@@ -1,24 +1,47 @@
 """A one-page rules summary for the variant being printed, beside the fold-up totem.
 
+The pieces (the folded card, the totem) are placed first; the text is then laid out around
+them by measurement (:func:`~kiwara_designer.printing.sheet.text_width`, an upper bound for the
+renderer's font): no text comes within :data:`CLEAR` of a piece's bleed, of its crop marks or
+of its fold lines, and the body text shrinks (down to :data:`SMALLEST_BODY`) before the paper
+is declared too small.
+
 Everything a variant can change is read from it: token counts and points, the Okapi's points,
 the totem's steps and direction, the lion's and crocodile's powers, ties, who places first.
 """
 from __future__ import annotations
 
+import math
+
 from ..variant import KIND_NAMES, KiwaraVariant
 from .art import emblem
 from ....printing.cards import CARD_SIZE, Card
 from ....printing.page import PrintError, PrintOptions, Rect, mm
-from ....printing.sheet import INK, Page, crop_marks, cut_guide, new_drawing, safe_area, text, wrap
+from ....printing.sheet import (CROP_GAP, CROP_LENGTH, INK, Page, crop_marks, cut_guide,
+                                new_drawing, safe_area, text, text_box, text_width,
+                                wrap_measured)
 
 TOTEM_W, TOTEM_H, TAB_H = 14.0, 40.0, 8.0
 TOTEM_COLUMN = 30.0          # the right-hand column holding the totem
 FOLD_GAP = 6.0               # between a card's front and its back, the fold line in the middle
 BODY, LEADING = 3.4, 1.4     # body text size (mm) and line height (em)
+SMALLEST_BODY = 2.6          # body text shrinks this far to fit before the paper is too small
+CLEAR = 2.0                  # text keeps this far from a piece's bleed, crop marks and fold lines
+TITLE = 6.0
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _handicap(handicap: tuple[int, int]) -> str:
+    """The handicap deal in words ('' when there is none)."""
+    deals = [f"{_plural(n, 'card')} to the {who} player"
+             for n, who in zip(handicap, ("first", "second")) if n]
+    if not deals:
+        return ""
+    return ("Handicap: before the game, deal " + ", then ".join(deals)
+            + " from the top of the deck (usable from the first turn). ")
 
 
 def summary(variant: KiwaraVariant) -> list[tuple[str, str]]:
@@ -41,11 +64,20 @@ def summary(variant: KiwaraVariant) -> list[tuple[str, str]]:
                   f"of those has one, on {direction} to the first that does). With no tokens "
                   "left, pass. The game ends when the board is full."),
         ("Reinforcement" if deck else "Okapi",
-         "The player whose placement (with its effects) first fills a territory draws the top "
-         "card of the reinforcement deck." if deck else
+         "Shuffle the reinforcement deck face down. " + _handicap(variant.handicap)
+         + "The player whose placement (with its effects) first fills a territory draws the "
+         "top card (once a game; an empty deck gives nothing)." if deck else
          "The player whose placement (with its effects) first fills a territory takes the "
          f"Okapi card: {variant.okapi_points:+d} points at the end."),
     ]
+    if deck:
+        sections.append((
+            "Cards", "Held cards lie face up for both players to see. At the start of one of "
+                     "your placement turns (not the opening, not a pass) you may use one action "
+                     "card, at most one a turn and never in the turn you drew it; then place as "
+                     "usual. A used card is spent. Points cards are never used: each scores its "
+                     "points for its holder at the end, while unused action cards score "
+                     "nothing. Equal totals are a draw."))
     present = dict(zip(KIND_NAMES, variant.tokens))
     if present["lion"]:
         effects = []
@@ -76,8 +108,8 @@ def summary(variant: KiwaraVariant) -> list[tuple[str, str]]:
 
 def _totem(drawing, x: float, y: float, bleed: float):
     """A standee: front below a fold, back above it upside down, a base tab at each end."""
-    totem = drawing.g(**{"class": "totem"})
     outline = Rect(x, y, TOTEM_W, 2 * (TAB_H + TOTEM_H)).grown(bleed)
+    totem = drawing.g(**{"class": "totem", "data-bleed": _box(outline)})
     totem.add(drawing.rect((mm(outline.x), mm(outline.y)), (mm(outline.width), mm(outline.height)),
                            fill="#D8C9A0"))
     fold_y = y + TAB_H + TOTEM_H
@@ -101,12 +133,17 @@ def _totem(drawing, x: float, y: float, bleed: float):
     return totem
 
 
+def _box(r: Rect) -> str:
+    return f"{mm(r.x):g} {mm(r.y):g} {mm(r.width):g} {mm(r.height):g}"
+
+
 def _folded_card(drawing, card: Card, trim: Rect, bleed: float):
     """``card``'s front, and below a fold line its back turned upside down (upright once
     folded): cut round the front after folding."""
-    group = drawing.g(**{"class": "folded-card"})
-    group.add(card.piece().front(drawing, trim, trim.grown(bleed)))
     back_trim = trim.moved(0, trim.height + FOLD_GAP)
+    group = drawing.g(**{"class": "folded-card",
+                         "data-bleed": _box(trim.grown(bleed).union(back_trim.grown(bleed)))})
+    group.add(card.piece().front(drawing, trim, trim.grown(bleed)))
     back = card.piece().back(drawing, back_trim, back_trim.grown(bleed))
     back.rotate(180, center=(mm(back_trim.x + back_trim.width / 2),
                              mm(back_trim.y + back_trim.height / 2)))
@@ -119,21 +156,77 @@ def _folded_card(drawing, card: Card, trim: Rect, bleed: float):
     return group
 
 
+def _footprint(trim: Rect, bleed: float, marks: bool, fold_reach: float, sides: str) -> Rect:
+    """What a piece covers on the page: its bleed, its fold lines (``fold_reach`` past its
+    sides) and, with ``marks``, its crop marks on ``sides`` (a conservative rectangle)."""
+    reach = bleed + CROP_GAP + CROP_LENGTH if marks else 0.0
+    left = max(bleed, fold_reach, reach if "l" in sides else 0.0)
+    right = max(bleed, fold_reach, reach if "r" in sides else 0.0)
+    top = max(bleed, reach if "t" in sides else 0.0)
+    bottom = max(bleed, reach if "b" in sides else 0.0)
+    return Rect(trim.x - left, trim.y - top, trim.width + left + right,
+                trim.height + top + bottom)
+
+
+def _flow(sections, columns: list[Rect], size: float):
+    """The (heading, lines) laid down the columns at body ``size``: a list of (x, y, line,
+    bold) and whether it all fits."""
+    placed, column, y = [], 0, columns[0].y + 2
+    step = size * LEADING
+    for heading, paragraph in sections:
+        lines = wrap_measured(paragraph, columns[column].width, size)
+        if y + (1 + len(lines)) * step > columns[column].bottom and column + 1 < len(columns):
+            column, y = column + 1, columns[column + 1].y + 2
+            lines = wrap_measured(paragraph, columns[column].width, size)
+        x = columns[column].x
+        placed.append((x, y, heading, True))
+        y += step
+        for line in lines:
+            placed.append((x, y, line, False))
+            y += step
+        y += 2
+    fits = all(text_box(x, yy, line, size + 0.4 * bold, "start").bottom
+               <= columns[0].bottom + 1e-9 for x, yy, line, bold in placed)
+    return placed, fits
+
+
 def rules_page(options: PrintOptions, variant: KiwaraVariant, card: Card | None = None) -> Page:
     """The rules summary in two columns with the token table on top, then ``card`` (folded:
-    front over back) and the totem on the right."""
-    paper, margin = options.paper, options.margin_mm
+    front over back) and the totem on the right, the text kept clear of both."""
+    paper, margin, bleed = options.paper, options.margin_mm, options.bleed_mm
     width, height = paper.width_mm, paper.height_mm
     totem_h = 2 * (TAB_H + TOTEM_H)
     card_column = CARD_SIZE[0] + 8 if card else 0.0
+    too_small = PrintError(f"{paper.name} paper is too small for the rules summary")
     if (width - 2 * margin - card_column - TOTEM_COLUMN < 120
             or height - 2 * margin < max(totem_h + 20, 2 * CARD_SIZE[1] + FOLD_GAP if card else 0)):
-        raise PrintError(f"{paper.name} paper is too small for the rules summary")
+        raise too_small
     drawing = new_drawing(width, height, f"Kiwara rules: {variant.name}")
-    drawing.add(text(drawing, f"Kiwara rules summary: variant {variant.name}", margin, margin + 3,
-                     6.0, anchor="start", weight="bold", class_="sheet-title"))
-    area = Rect(margin, margin + 11, width - 2 * margin - TOTEM_COLUMN - card_column,
-                height - 2 * margin - 11)
+
+    # The pieces first, and what they cover (bleed, fold lines, crop marks).
+    x = width - margin - TOTEM_COLUMN / 2 - TOTEM_W / 2
+    top = margin + (height - 2 * margin - totem_h) / 2
+    totem_trim = Rect(x, top, TOTEM_W, totem_h)
+    pieces = [(totem_trim, "tblr")]
+    keep_out = [_footprint(totem_trim, bleed, options.marks, 2.0, "tblr")]
+    card_trim = None
+    if card:
+        card_trim = Rect(width - margin - TOTEM_COLUMN - CARD_SIZE[0] - 4,
+                         margin + (height - 2 * margin - 2 * CARD_SIZE[1] - FOLD_GAP) / 2,
+                         *CARD_SIZE)
+        back_trim = card_trim.moved(0, CARD_SIZE[1] + FOLD_GAP)
+        # the front's marks above and beside it, the back's below and beside it: a mark
+        # below the front would land on the back
+        pieces += [(card_trim, "tlr"), (back_trim, "blr")]
+        keep_out += [_footprint(card_trim.union(back_trim), bleed, options.marks, 4.0, "tblr")]
+    right = min(r.x for r in keep_out) - CLEAR - 0.05   # the text's right-hand limit
+    # (0.05 mm spare: the SVG rounds lengths to 0.001 mm)
+
+    title = f"Kiwara rules summary: variant {variant.name}"
+    size = min(TITLE, math.floor(100 * (right - margin) / text_width(title, 1.0)) / 100)
+    drawing.add(text(drawing, title, margin, margin + 3, size, anchor="start", weight="bold",
+                     class_="sheet-title"))
+    area = Rect(margin, margin + 11, right - margin, height - 2 * margin - 11)
 
     # Token table: emblem, name, count per player, points.
     y = area.y + 4
@@ -150,47 +243,51 @@ def rules_page(options: PrintOptions, variant: KiwaraVariant, card: Card | None 
         y += 8.5
     drawing.add(table)
 
-    # The sections flow down two columns.
+    # The sections flow down two columns, in the largest body size that fits.
     gap = 8.0
     column_w = (area.width - gap) / 2
     columns = [Rect(area.x, y, column_w, area.bottom - y),
                Rect(area.x + column_w + gap, y, column_w, area.bottom - y)]
-    column, y = 0, columns[0].y + 2
-    for heading, paragraph in summary(variant):
-        lines = wrap(paragraph, column_w, BODY)
-        needed = (1 + len(lines)) * BODY * LEADING + 2
-        if y + needed > columns[column].bottom and column == 0:
-            column, y = 1, columns[1].y + 2
-        x = columns[column].x
-        drawing.add(text(drawing, heading, x, y, BODY + 0.4, anchor="start", weight="bold",
-                         class_="rules-heading"))
-        y += BODY * LEADING
-        for line in lines:
-            drawing.add(text(drawing, line, x, y, BODY, anchor="start", class_="rules-text"))
-            y += BODY * LEADING
-        y += 2
-    if y > columns[column].bottom:
-        raise PrintError(f"{paper.name} paper is too small for the rules summary")
-
-    x = width - margin - TOTEM_COLUMN / 2 - TOTEM_W / 2
-    top = margin + (height - 2 * margin - totem_h) / 2
-    drawing.add(_totem(drawing, x, top, options.bleed_mm))
-    trims = [Rect(x, top, TOTEM_W, totem_h)]
-    caption = "totem: cut out, fold on the dashed lines, tabs outwards"
-    lines = wrap(caption, TOTEM_COLUMN - 2, 2.6)
-    for i, line in enumerate(lines):
-        drawing.add(text(drawing, line, x + TOTEM_W / 2, top - 12 - 3.4 * (len(lines) - 1 - i), 2.6))
-    if card:
-        card_trim = Rect(width - margin - TOTEM_COLUMN - CARD_SIZE[0] - 4,
-                         margin + (height - 2 * margin - 2 * CARD_SIZE[1] - FOLD_GAP) / 2,
-                         *CARD_SIZE)
-        drawing.add(_folded_card(drawing, card, card_trim, options.bleed_mm))
-        trims.append(card_trim)
-    for trim in trims:
-        if options.marks:
-            for mark in crop_marks(drawing, trim, options.bleed_mm, limit=safe_area(width, height)):
-                drawing.add(mark)
+    body = BODY
+    while True:
+        placed, fits = _flow(summary(variant), columns, body)
+        if fits:
+            break
+        body = round(body - 0.2, 1)
+        if body < SMALLEST_BODY:
+            raise too_small
+    for x_, y_, line, bold in placed:
+        if bold:
+            drawing.add(text(drawing, line, x_, y_, body + 0.4, anchor="start", weight="bold",
+                             class_="rules-heading"))
         else:
+            drawing.add(text(drawing, line, x_, y_, body, anchor="start", class_="rules-text"))
+
+    drawing.add(_totem(drawing, x, top, bleed))
+    # The totem's caption, centred above it between the card's footprint and the margin.
+    lo = (keep_out[1].right + CLEAR + 0.05) if card else width - margin - TOTEM_COLUMN
+    hi = width - margin
+    caption = "totem: cut out, fold on the dashed lines, tabs outwards"
+    lines = wrap_measured(caption, hi - lo, 2.6)
+    bottom = keep_out[0].y - CLEAR - 0.05          # the lowest line's ink stays above this
+    for i, line in enumerate(reversed(lines)):
+        y_ = bottom - 0.25 * 2.6 - 0.35 * 2.6 - 3.4 * i
+        drawing.add(text(drawing, line, (lo + hi) / 2, y_, 2.6, class_="totem-caption"))
+    if card:
+        drawing.add(_folded_card(drawing, card, card_trim, bleed))
+    safe = safe_area(width, height)
+    for trim, sides in pieces:
+        limit = safe
+        if card_trim is not None:   # no mark on the neighbouring piece's bleed
+            if trim is totem_trim:
+                left = card_trim.right + bleed + 1
+                limit = Rect(left, safe.y, safe.right - left, safe.height)
+            else:
+                limit = Rect(safe.x, safe.y, totem_trim.x - bleed - 1 - safe.x, safe.height)
+        if options.marks:
+            for mark in crop_marks(drawing, trim, bleed, limit=limit, sides=sides):
+                drawing.add(mark)
+        elif sides != "blr":      # the back is cut with the front, folded
             drawing.add(cut_guide(drawing, trim))
-    return Page("rules", width, height, drawing.tostring(), trims[0].union(trims[-1]),
-                options.bleed_mm)
+    box = totem_trim.union(card_trim) if card_trim else totem_trim   # the front: cut folded
+    return Page("rules", width, height, drawing.tostring(), box, bleed)

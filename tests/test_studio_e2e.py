@@ -200,6 +200,68 @@ def test_download_the_pdf(page):
     assert data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF")
 
 
+def print_settled(driver) -> None:
+    """The Print view's preview has caught up with its options (or said why it cannot)."""
+    wait_for(driver, "const p = studio.print; return !p.request && !p.pending() && "
+                     "(p.shown !== null || !document.getElementById('print-error').hidden)",
+             "the print preview")
+
+
+def test_print_errors_are_shown_and_previews_debounced(page):
+    """issue 27: the Print view failed silently (a title with & or <, a tiled board, SVG with
+    the kit) and sent a preview request per keystroke."""
+    from selenium.webdriver.common.by import By
+    driver, downloads, _ = page
+    press(driver, "4")
+    print_settled(driver)
+    sent = driver.execute_script("return studio.print.sent")
+    title = driver.find_element(By.ID, "print-title")
+    title.clear()
+    title.send_keys('Tom & Jerry: "<b>"')
+    wait_for(driver, "return studio.print.shown && studio.print.shown.includes('Tom & Jerry')",
+             "the preview of the new title")
+    print_settled(driver)
+    # one preview request for the whole title typed, and it is accepted
+    assert driver.execute_script("return studio.print.sent") == sent + 1
+    assert driver.find_element(By.ID, "print-error").get_attribute("hidden") is not None
+    # the kit: every page previewed, the SVG download is the page shown
+    if not driver.find_element(By.ID, "print-kit").is_selected():
+        driver.find_element(By.ID, "print-kit").click()
+    wait_for(driver, "return document.querySelectorAll('#print-pages button').length === 3",
+             "the kit's pages")
+    driver.find_element(By.CSS_SELECTOR, "#print-pages button[data-page='2']").click()
+    wait_for(driver, "return studio.print.page === 2 && !studio.print.request && "
+                     "document.getElementById('print-preview').alt.includes('tokens')",
+             "the tokens page")
+    driver.find_element(By.ID, "print-svg").click()
+    svg = wait_for_file(downloads, "tom-jerry-b-kit-tokens.svg")
+    assert b"<svg" in svg.read_bytes()
+    # an absurd print is refused in words, in the page, and its downloads with it
+    driver.find_element(By.ID, "print-kit").click()
+    driver.find_element(By.ID, "print-paper").clear()
+    driver.find_element(By.ID, "print-paper").send_keys("120x120")
+    driver.find_element(By.ID, "print-cell").send_keys("200")
+    wait_for(driver, "return !document.getElementById('print-error').hidden", "the refusal")
+    words = "the studio prints at most 40"
+    assert words in driver.find_element(By.ID, "print-error").text
+    assert words in driver.find_element(By.ID, "message").text
+    assert driver.find_element(By.ID, "print-pdf").get_attribute("aria-disabled") == "true"
+    driver.execute_script("document.getElementById('message').hidden = true")
+    driver.find_element(By.ID, "print-pdf").click()
+    wait_for(driver, "return !document.getElementById('message').hidden && "
+                     "document.getElementById('message').textContent.includes(arguments[0])",
+             "the download's refusal", words)
+    # back to a print that fits: the preview returns
+    driver.find_element(By.ID, "print-cell").clear()
+    driver.find_element(By.ID, "print-paper").clear()
+    driver.find_element(By.ID, "print-paper").send_keys("a4")
+    wait_for(driver, "return document.getElementById('print-error').hidden && studio.print.shown",
+             "the preview again")
+    title.clear()
+    title.send_keys("Kiwara board")
+    print_settled(driver)
+
+
 def test_a_wrong_token_gets_no_page(page):
     driver, _, url = page
     driver.get(url.split("?")[0] + "?token=wrong")

@@ -184,6 +184,7 @@ function number(x, digits = 1) {
 const VIEWS = ["draw", "play", "test", "print", "awimbawe"];
 
 function showView(name) {
+  if (name !== studio.view) $("message").hidden = true;     // said about the view left
   studio.view = name;
   for (const section of document.querySelectorAll("section.view")) {
     section.hidden = section.dataset.view !== name;
@@ -631,6 +632,7 @@ function showActions(view, swapping, ending) {
     others.push(element("button", { id: "end-placement", onclick: guarded(() => playMove(ending.text)) },
                         `Place it here, no more swaps (${ending.text})`));
   }
+  if (!animals.length && !others.length && !help) { box.replaceChildren(); return; }   // no empty bar
   box.replaceChildren(element("div", { class: "row" }, animals, others),
                       element("p", { class: "choice" }, help));
 }
@@ -835,7 +837,10 @@ function setPrintLinks(ready, why) {
   $("print-error").textContent = ready ? "" : `No preview: ${why}`;
   $("print-error").hidden = ready;
   $("print-preview").hidden = !ready;
-  if (!ready) $("print-status").textContent = "";
+  if (!ready) {
+    $("print-status").textContent = "";
+    $("print-pages").hidden = true;
+  }
 }
 
 // -- Awimbawé ----------------------------------------------------------------------------------------

@@ -138,6 +138,34 @@ def click_move(driver, move: dict, view: dict) -> None:
         click(driver, f"#play-board .stone.target[data-position='{move['totem']}']")
 
 
+def test_before_a_game_no_empty_bars_and_strength_only_for_searches(page):
+    """issue 27: an empty bar before a game started; a Strength choice for greedy and random;
+    the same screen board colours as the print's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    driver, _, _ = page
+    press(driver, "2")
+    for empty in ("play-status", "play-score", "play-territories", "play-log", "play-actions"):
+        assert not driver.find_element(By.ID, empty).is_displayed(), empty
+    assert "No game yet" in driver.find_element(By.ID, "play-board").text
+    agent = Select(driver.find_element(By.ID, "play-agent"))
+    for kind, shown in (("greedy", False), ("random", False), ("mcts", True), ("greedy", False)):
+        agent.select_by_value(kind)
+        assert driver.find_element(By.ID, "play-strength").is_displayed() == shown, kind
+    press(driver, "5")
+    assert not driver.find_element(By.ID, "aw-strength").is_displayed()
+    Select(driver.find_element(By.ID, "aw-agent")).select_by_value("ismcts")
+    assert driver.find_element(By.ID, "aw-strength").is_displayed()
+    Select(driver.find_element(By.ID, "aw-agent")).select_by_value("greedy")
+    # the drawn board's colours are the print's (its territories in order of appearance)
+    press(driver, "1")
+    fills = driver.execute_script(
+        "const f = {}; document.querySelectorAll('#draw-board rect.cell').forEach((r) => "
+        "{ f[r.dataset.territory] = r.getAttribute('fill'); }); return f;")
+    assert fills == driver.execute_script("return studio.draw.report.colours")
+    assert fills == driver.execute_script("return territoryColours(studio.draw.rows)")
+
+
 def test_play_the_drawn_board_to_the_end_against_greedy(page):
     from selenium.webdriver.common.by import By
     driver, downloads, _ = page

@@ -18,7 +18,9 @@ from ..commands import Whole, workers_option
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but the loopback address lets other "
-                   "machines reach the page (they still need the token).")
+                   "machines reach the page (they still need the token); 0.0.0.0: every "
+                   "interface (the address printed is then 127.0.0.1, with the machine's "
+                   "name for the others).")
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @workers_option("Processes for the page's play-tests [default: one per core].")
 def studio(port, host, no_browser, workers) -> None:

@@ -1,6 +1,6 @@
 """Screenshots of the studio's views, taken from the real page in headless Chromium (for the
 README): a board being drawn with its problems highlighted, a game against greedy with a
-crocodile's choices shown, an Awimbawé match, and the Print view.
+crocodile's choices shown, an Awimbawé match, and the Print view with the kit's pages.
 
 Run: .venv/bin/python benchmarks/studio_screenshots.py [--out docs/images]
 Needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver).
@@ -117,8 +117,13 @@ def print_view(driver, out: Path) -> None:
     from selenium.webdriver.common.by import By
     press(driver, "4")
     driver.find_element(By.ID, "print-kit").click()
+    # the kit's pages, each previewed by its button: the tokens page shown
+    wait_for(driver, "return document.querySelectorAll('#print-pages button').length > 1 && "
+                     "!studio.print.request && !studio.print.pending()", "the kit's pages")
+    driver.find_element(By.CSS_SELECTOR, "#print-pages button[data-page='2']").click()
     wait_for(driver, "const p = document.getElementById('print-preview'); "
-                     "return p.complete && p.naturalWidth > 0", "the printed page's preview")
+                     "return studio.print.page === 2 && !studio.print.request && p.complete && "
+                     "p.naturalWidth > 0 && p.alt.includes('tokens')", "the tokens page's preview")
     driver.save_screenshot(str(out / "studio-print.png"))
 
 

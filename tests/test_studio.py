@@ -9,6 +9,7 @@ import re
 import secrets
 import socket
 import threading
+import urllib.parse
 import urllib.request
 from types import SimpleNamespace
 
@@ -150,7 +151,7 @@ def test_catalogue_lists_what_the_page_offers():
     assert kiwara["budgeted"] == ["mcts", "ismcts"] and awimbawe["budgeted"] == ["ismcts"]
     assert "gazelles_3" in kiwara["variants"] and "gamepark" in awimbawe["variants"]
     assert awimbawe["title"] == "Awimbawé"
-    assert found["palette"]["A"] == found["tints"][0]
+    assert found["palette"] == list("ABCDEFGH") and len(found["tints"]) == 8
 
 
 # -- print files --------------------------------------------------------------------------------
@@ -179,7 +180,13 @@ def test_print_pdf_and_kit():
     ({"bleed_mm": "3"}, "bleed (mm) must be a number"),
     ({"variant": "/etc/passwd"}, "variant: unknown '/etc/passwd'"),
     ({"kit": "yes"}, "kit must be true or false"),
-    ({"title": "<script>"}, "title: '<script>' is not of the form"),
+    ({"title": "x" * 61}, "title is 61 characters long; at most 60"),
+    ({"title": "two\nlines"}, "title: 'two\\nlines' is not of the form"),
+    ({"format": "svg", "kit": True, "page": 4}, "page must be from 1 to 3, got 4"),
+    # issue 27: a 120 × 120 mm paper with 200 mm cells built 419 pages for a preview
+    ({"paper": "120x120", "cell_mm": 200}, "the board at 200 mm cells needs 419 pages of "
+                                           "120x120mm paper; the studio prints at most 40: use "
+                                           "smaller cells or larger paper (or `kiwara export`)"),
 ])
 def test_print_options_are_checked(options, words):
     with pytest.raises(KiwaraError, match=re.escape(words)):
@@ -255,6 +262,96 @@ def test_board_endpoints(client):
     assert pasted["known_board"] == "classic"
     drawn = post(client, "/api/board/random", {"seed": 7, "mix": "3,3,5,5,7,7"}).get_json()
     assert drawn["seed"] == 7 and drawn["valid"]
+
+
+@pytest.mark.parametrize("title, name", [
+    ('Tom & Jerry: "the <board>"', "tom-jerry-the-board.svg"),
+    ("l'île aux crocodiles", "l-île-aux-crocodiles.svg"),
+    ("#3 (mirror) + 1.5", "3-mirror-1-5.svg"),
+])
+def test_print_titles_with_any_characters(title, name):
+    # issue 27: a title with &, :, quotes or < was refused (400) and the Print view said nothing
+    made = api.print_file(CLASSIC, "svg", title=title)
+    assert made.name == name
+    svg = made.data.decode()
+    escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert escaped in svg or escaped.replace('"', "&quot;") in svg
+    import xml.etree.ElementTree as ElementTree
+    ElementTree.fromstring(made.data)               # still well-formed XML
+
+
+def test_print_preview_shows_every_page_and_builds_them_once(monkeypatch):
+    from kiwara_designer.games.kiwara.studio import prints
+    built = []
+    original = prints.print_set
+    monkeypatch.setattr(prints, "print_set", lambda *a, **k: built.append(1) or original(*a, **k))
+    prints.pages_of.cache_clear()
+    kit = api.print_preview(CLASSIC, kit=True, title="kit & pages", page=2)
+    assert [p["name"] for p in kit["pages"]] == ["board", "tokens", "rules"]
+    assert kit["page"] == 2 and "<svg" in kit["svg"] and kit["stem"] == "kit-pages-kit"
+    assert api.print_preview(CLASSIC, kit=True, title="kit & pages", page=3)["page"] == 3
+    # the SVG and PNG of a page of the kit: the downloads follow the page shown
+    tokens = api.print_file(CLASSIC, "svg", kit=True, title="kit & pages", page=2)
+    assert tokens.name == "kit-pages-kit-tokens.svg" and tokens.data.decode() == kit["svg"]
+    assert len(built) == 1                          # one build for the preview's pages and the file
+    # a tiled board: its assembly map and sheets, each previewed
+    tiled = api.print_preview(CLASSIC, cell_mm=60, page=99)
+    assert len(tiled["pages"]) == 7 and tiled["page"] == 7 and tiled["pages"][1]["name"] == "board-1"
+    single = api.print_preview(CLASSIC)
+    assert len(single["pages"]) == 1 and single["page"] == 1
+
+
+def test_print_preview_endpoint_and_errors(client):
+    answer = post(client, "/api/print/preview", {"rows": CLASSIC, "kit": True,
+                                                 "title": "Tom & Jerry: <b>", "page": 3})
+    assert answer.status_code == 200 and answer.get_json()["page"] == 3
+    refused = post(client, "/api/print/preview", {"rows": CLASSIC, "paper": "120x120",
+                                                  "cell_mm": 200})
+    assert refused.status_code == 400 and "at most 40" in refused.get_json()["error"]
+    # SVG of a multi-page print without a page: said in words, with what to do
+    several = client.get(f"/api/print?token={TOKEN}&rows={','.join(CLASSIC)}&format=svg&kit=1")
+    assert several.status_code == 400
+    assert several.get_json()["error"] == ("this print is 3 pages; SVG holds one page: choose "
+                                           "one, or download the PDF")
+    page = client.get(f"/api/print?token={TOKEN}&rows={','.join(CLASSIC)}&format=svg&kit=1"
+                      f"&page=2&title=" + urllib.parse.quote("Tom & Jerry: <b>"))
+    assert page.status_code == 200
+    assert page.headers["Content-Disposition"] == \
+        'attachment; filename="tom-jerry-b-kit-tokens.svg"'
+    accented = client.get(f"/api/print?token={TOKEN}&rows={','.join(CLASSIC)}&format=svg"
+                          f"&title=" + urllib.parse.quote("Île 漢"))
+    assert accented.headers["Content-Disposition"] == \
+        "attachment; filename=\"ile.svg\"; filename*=UTF-8''%C3%AEle-%E6%BC%A2.svg"
+
+
+@pytest.mark.parametrize("name", ["classic", "president", "long-grass", "three-sevens"])
+def test_the_screen_board_has_the_prints_colours(name):
+    # issue 27: Draw/Play coloured territories by letter, the print by order of appearance (D
+    # differed on classic); both now take the print's rule
+    from kiwara_designer.games.kiwara.formats import load_layout
+    from kiwara_designer.games.kiwara.printing.screen import screen_board, territory_colours
+    layout = load_layout(name)
+    cell_fill = re.compile(r'<rect ([^>]*class="cell"[^>]*)>')
+
+    def colours(svg):
+        found = {}
+        for attributes in cell_fill.findall(svg):
+            cell = re.search(r'data-cell="(\w+)"', attributes).group(1)
+            found[cell] = (re.search(r'data-territory="(\w)"', attributes).group(1),
+                           re.search(r'fill="([^"]+)"', attributes).group(1))
+        return found
+
+    printed = colours(api.print_file(list(layout.rows), "svg").data.decode())
+    screen = colours(screen_board(layout))
+    assert len(printed) == 30 and screen == printed
+    # renamed territories (D and F swapped), drawn with the print's colours all the same
+    renamed = [row.translate(str.maketrans("DF", "FD")) for row in layout.rows]
+    assert colours(screen_board(board_from_rows(renamed))) == colours(
+        api.print_file(renamed, "svg").data.decode())
+    # the report's colours say the same, by name, for the page's palette and chips
+    report = api.check_board(list(layout.rows))
+    assert report["colours"] == territory_colours(layout)
+    assert {t: c for t, c in screen.values()} == report["colours"]
 
 
 def test_print_download(client):
@@ -845,6 +942,42 @@ def test_real_server_answers_with_the_token():
         server.shutdown()
         server.server_close()
         backend.close()
+
+
+def test_bound_to_every_interface_the_address_shown_is_one_to_open():
+    # issue 27: `--host 0.0.0.0` printed http://0.0.0.0:…, no address a browser can open
+    backend = api.Studio(workers=1)
+    server, url = make_studio_server("0.0.0.0", 0, backend, token="abc")
+    try:
+        assert url == f"http://127.0.0.1:{server.port}/?token=abc"
+    finally:
+        server.server_close()
+        backend.close()
+
+
+def test_the_command_says_it_listens_on_every_interface(monkeypatch):
+    from click.testing import CliRunner
+
+    from kiwara_designer.cli.studio import studio as command
+    from kiwara_designer.studio import server as server_module
+
+    class Stopped:
+        port = 8765
+
+        def serve_forever(self):
+            raise KeyboardInterrupt
+
+        def server_close(self):
+            pass
+
+    monkeypatch.setattr(server_module, "make_studio_server",
+                        lambda host, port, backend: (Stopped(), "http://127.0.0.1:8765/?token=t"))
+    monkeypatch.setattr(socket, "gethostname", lambda: "savanna")
+    result = CliRunner().invoke(command, ["--host", "0.0.0.0", "--no-browser", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8765/?token=t" in result.output and "0.0.0.0:" not in result.output
+    assert "listening on all interfaces (0.0.0.0)" in result.output
+    assert "http://savanna:8765/?token=…" in result.output
 
 
 def test_a_port_in_use_is_a_clear_error():

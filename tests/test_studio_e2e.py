@@ -138,6 +138,34 @@ def click_move(driver, move: dict, view: dict) -> None:
         click(driver, f"#play-board .stone.target[data-position='{move['totem']}']")
 
 
+def test_before_a_game_no_empty_bars_and_strength_only_for_searches(page):
+    """issue 27: an empty bar before a game started; a Strength choice for greedy and random;
+    the same screen board colours as the print's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    driver, _, _ = page
+    press(driver, "2")
+    for empty in ("play-status", "play-score", "play-territories", "play-log", "play-actions"):
+        assert not driver.find_element(By.ID, empty).is_displayed(), empty
+    assert "No game yet" in driver.find_element(By.ID, "play-board").text
+    agent = Select(driver.find_element(By.ID, "play-agent"))
+    for kind, shown in (("greedy", False), ("random", False), ("mcts", True), ("greedy", False)):
+        agent.select_by_value(kind)
+        assert driver.find_element(By.ID, "play-strength").is_displayed() == shown, kind
+    press(driver, "5")
+    assert not driver.find_element(By.ID, "aw-strength").is_displayed()
+    Select(driver.find_element(By.ID, "aw-agent")).select_by_value("ismcts")
+    assert driver.find_element(By.ID, "aw-strength").is_displayed()
+    Select(driver.find_element(By.ID, "aw-agent")).select_by_value("greedy")
+    # the drawn board's colours are the print's (its territories in order of appearance)
+    press(driver, "1")
+    fills = driver.execute_script(
+        "const f = {}; document.querySelectorAll('#draw-board rect.cell').forEach((r) => "
+        "{ f[r.dataset.territory] = r.getAttribute('fill'); }); return f;")
+    assert fills == driver.execute_script("return studio.draw.report.colours")
+    assert fills == driver.execute_script("return territoryColours(studio.draw.rows)")
+
+
 def test_play_the_drawn_board_to_the_end_against_greedy(page):
     from selenium.webdriver.common.by import By
     driver, downloads, _ = page
@@ -198,6 +226,68 @@ def test_download_the_pdf(page):
     pdf = wait_for_file(downloads, "classic-kit.pdf")
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF")
+
+
+def print_settled(driver) -> None:
+    """The Print view's preview has caught up with its options (or said why it cannot)."""
+    wait_for(driver, "const p = studio.print; return !p.request && !p.pending() && "
+                     "(p.shown !== null || !document.getElementById('print-error').hidden)",
+             "the print preview")
+
+
+def test_print_errors_are_shown_and_previews_debounced(page):
+    """issue 27: the Print view failed silently (a title with & or <, a tiled board, SVG with
+    the kit) and sent a preview request per keystroke."""
+    from selenium.webdriver.common.by import By
+    driver, downloads, _ = page
+    press(driver, "4")
+    print_settled(driver)
+    sent = driver.execute_script("return studio.print.sent")
+    title = driver.find_element(By.ID, "print-title")
+    title.clear()
+    title.send_keys('Tom & Jerry: "<b>"')
+    wait_for(driver, "return studio.print.shown && studio.print.shown.includes('Tom & Jerry')",
+             "the preview of the new title")
+    print_settled(driver)
+    # one preview request for the whole title typed, and it is accepted
+    assert driver.execute_script("return studio.print.sent") == sent + 1
+    assert driver.find_element(By.ID, "print-error").get_attribute("hidden") is not None
+    # the kit: every page previewed, the SVG download is the page shown
+    if not driver.find_element(By.ID, "print-kit").is_selected():
+        driver.find_element(By.ID, "print-kit").click()
+    wait_for(driver, "return document.querySelectorAll('#print-pages button').length === 3",
+             "the kit's pages")
+    driver.find_element(By.CSS_SELECTOR, "#print-pages button[data-page='2']").click()
+    wait_for(driver, "return studio.print.page === 2 && !studio.print.request && "
+                     "document.getElementById('print-preview').alt.includes('tokens')",
+             "the tokens page")
+    driver.find_element(By.ID, "print-svg").click()
+    svg = wait_for_file(downloads, "tom-jerry-b-kit-tokens.svg")
+    assert b"<svg" in svg.read_bytes()
+    # an absurd print is refused in words, in the page, and its downloads with it
+    driver.find_element(By.ID, "print-kit").click()
+    driver.find_element(By.ID, "print-paper").clear()
+    driver.find_element(By.ID, "print-paper").send_keys("120x120")
+    driver.find_element(By.ID, "print-cell").send_keys("200")
+    wait_for(driver, "return !document.getElementById('print-error').hidden", "the refusal")
+    words = "the studio prints at most 40"
+    assert words in driver.find_element(By.ID, "print-error").text
+    assert words in driver.find_element(By.ID, "message").text
+    assert driver.find_element(By.ID, "print-pdf").get_attribute("aria-disabled") == "true"
+    driver.execute_script("document.getElementById('message').hidden = true")
+    driver.find_element(By.ID, "print-pdf").click()
+    wait_for(driver, "return !document.getElementById('message').hidden && "
+                     "document.getElementById('message').textContent.includes(arguments[0])",
+             "the download's refusal", words)
+    # back to a print that fits: the preview returns
+    driver.find_element(By.ID, "print-cell").clear()
+    driver.find_element(By.ID, "print-paper").clear()
+    driver.find_element(By.ID, "print-paper").send_keys("a4")
+    wait_for(driver, "return document.getElementById('print-error').hidden && studio.print.shown",
+             "the preview again")
+    title.clear()
+    title.send_keys("Kiwara board")
+    print_settled(driver)
 
 
 def test_a_wrong_token_gets_no_page(page):

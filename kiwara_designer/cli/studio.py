@@ -2,8 +2,10 @@
 :mod:`kiwara_designer.studio`)."""
 from __future__ import annotations
 
+import socket
 import threading
 import webbrowser
+from urllib.parse import urlsplit
 
 import click
 
@@ -16,7 +18,9 @@ from ..commands import Whole, workers_option
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but the loopback address lets other "
-                   "machines reach the page (they still need the token).")
+                   "machines reach the page (they still need the token); 0.0.0.0: every "
+                   "interface (the address printed is then 127.0.0.1, with the machine's "
+                   "name for the others).")
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @workers_option("Processes for the page's play-tests [default: one per core].")
 def studio(port, host, no_browser, workers) -> None:
@@ -34,15 +38,21 @@ def studio(port, host, no_browser, workers) -> None:
     """
     try:
         from ..studio.api import Studio, warm_up
-        from ..studio.server import LOOPBACK, make_studio_server
+        from ..studio.server import ANY_INTERFACE, LOOPBACK, make_studio_server
     except ImportError as exc:
         raise KiwaraError(f"kiwara studio needs Flask: pip install 'kiwara-designer[studio]' "
                           f"({exc})") from None
-    if host not in LOOPBACK:
-        click.echo(f"kiwara: note: listening on {host}: other machines can reach the page "
-                   f"(the token still guards it)", err=True)
     backend = Studio(workers)
     server, url = make_studio_server(host, port, backend)
+    if host in ANY_INTERFACE:
+        # 0.0.0.0 is no address to open: this machine's own, and its name for the others
+        elsewhere = f"http://{socket.gethostname()}:{urlsplit(url).port}/?token=…"
+        click.echo(f"kiwara: note: listening on all interfaces ({host or '0.0.0.0'}): other "
+                   f"machines can reach the page, at {elsewhere} (the token still guards it)",
+                   err=True)
+    elif host not in LOOPBACK:
+        click.echo(f"kiwara: note: listening on {host}: other machines can reach the page "
+                   f"(the token still guards it)", err=True)
     # a game's slow preparation (Kiwara's counting table for random boards) now, not on the
     # first click
     threading.Thread(target=warm_up, daemon=True).start()

@@ -12,10 +12,12 @@ import functools
 import hmac
 import json
 import logging
+import re
 import secrets
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
@@ -242,9 +244,20 @@ def answer_download(function: Callable, query_types: dict) -> Callable:
     def download():
         made = call(function, query_fields(request.args, query_types))
         response = Response(made.data, mimetype=made.mimetype)
-        response.headers["Content-Disposition"] = f'attachment; filename="{made.name}"'
+        response.headers["Content-Disposition"] = attachment(made.name)
         return response
     return download
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for a file named ``name`` (made of a title's letters, in any
+    script): its ASCII form, and the name itself as RFC 6266 says."""
+    stem, dot, extension = name.rpartition(".")
+    ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    plain = (re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_stem).strip("-") or "print") + dot + extension
+    if plain == name:
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
 
 
 def call(function: Callable, fields: dict) -> Any:
@@ -283,5 +296,13 @@ def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
     app = create_app(studio, token, hosts)
     with listening:
         server = make_server(host, port, app, threaded=True, fd=listening.fileno())
-    shown = f"[{host}]" if ":" in host else host
-    return server, f"http://{shown}:{server.port}/?token={token}"
+    return server, f"http://{usable_host(host)}:{server.port}/?token={token}"
+
+
+def usable_host(host: str) -> str:
+    """The address to open for a server listening on ``host``: bound to every interface
+    (``0.0.0.0``, ``::``), this machine's loopback address, which a browser can open (the
+    address ``0.0.0.0`` itself is no place to go)."""
+    if host in ANY_INTERFACE:
+        host = "::1" if host == "::" else "127.0.0.1"
+    return f"[{host}]" if ":" in host else host

@@ -134,7 +134,8 @@ def validate(layout: Layout, ruleset: Ruleset = FREE_PLAY) -> Report:
                                          f"expected {ruleset.width} × {ruleset.height}"))
     count = len(layout.territories)
     if ruleset.territories is not None and count != ruleset.territories:
-        problems.append(Problem("count", f"{count} territories ({', '.join(layout.names)}), "
+        noun = "territory" if count == 1 else "territories"
+        problems.append(Problem("count", f"{count} {noun} ({', '.join(layout.names)}), "
                                          f"expected {ruleset.territories}"))
     for t in layout.territories:
         parts = pieces(layout, t)

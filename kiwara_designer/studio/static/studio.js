@@ -16,25 +16,44 @@ const studio = {
           sent: 0, shown: 0, busy: false, again: false, report: null },
   play: { view: null, choice: { kind: null, cell: null, swaps: [] }, waiting: false },
   test: { job: null },
+  print: { page: 1, pages: 0, timer: null, request: null, shown: null, sent: 0,
+           pending: () => studio.print.timer !== null },
   aw: { view: null, waiting: false },
 };
 
 // -- talking to the server ---------------------------------------------------------------------
-async function api(method, path, body) {
-  const options = { method, headers: { "X-Studio-Token": TOKEN } };
+// Every request goes through api(): a failing one is shown in the page in words (the server's
+// {"error": …}, or what went wrong on the way), in every view, and thrown, marked as shown.
+// A request superseded by a newer one (its ``signal`` aborted) is dropped without a word.
+class RequestFailed extends Error {}
+
+async function api(method, path, body, signal) {
+  const options = { method, headers: { "X-Studio-Token": TOKEN }, signal };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    fail(`no answer from the studio's server (is \`kiwara studio\` still running?): ${error.message}`);
+  }
   let data;
   try {
     data = await response.json();
   } catch (e) {
     data = { error: `the server answered ${response.status} ${response.statusText}` };
   }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) fail(data.error || `the server answered ${response.status}`);
   return data;
+}
+
+// Show a request's failure and throw it, marked as shown.
+function fail(text) {
+  showMessage(text);
+  throw new RequestFailed(text);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,28 +65,66 @@ async function waitForJob(job, onProgress) {
     job = await api("GET", `/api/jobs/${job.id}`);
   }
   if (onProgress) onProgress(job);
-  if (job.state === "failed") throw new Error(job.error);
+  if (job.state === "failed") fail(job.error);
   return job;
 }
 
 function showMessage(text, kind = "error") {
   const box = $("message");
-  box.textContent = text;
+  box.replaceChildren(element("span", {}, text),
+                      element("button", { class: "close", title: "close", "aria-label": "close",
+                                          onclick: () => { box.hidden = true; } }, "×"));
   box.className = `message ${kind}`;
+  box.dataset.kind = kind;
   box.hidden = false;
   clearTimeout(showMessage.timer);
-  showMessage.timer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 9000 : 4000);
+  showMessage.timer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 12000 : 4000);
 }
 
-// Run an async action, showing its error in words instead of failing silently.
+// Run an async action, showing its error in words instead of failing silently (a request's
+// failure is shown already; an aborted request is no failure).
 function guarded(action) {
   return async (...args) => {
     try {
       await action(...args);
     } catch (error) {
-      showMessage(error.message);
+      if (!(error instanceof RequestFailed) && error.name !== "AbortError") showMessage(error.message);
     }
   };
+}
+
+// A file from the server (a print, a record): fetched first, so that a refusal is shown in
+// words instead of a broken download, then saved under the server's name for it.
+async function download(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { "X-Studio-Token": TOKEN } });
+  } catch (error) {
+    fail(`no answer from the studio's server: ${error.message}`);
+  }
+  if (!response.ok) {
+    let data = {};
+    try { data = await response.json(); } catch (e) { /* not JSON */ }
+    fail(data.error || `the server answered ${response.status} ${response.statusText}`);
+  }
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const named = /filename\*=UTF-8''([^;]+)/.exec(disposition) || /filename="([^"]+)"/.exec(disposition);
+  const name = named ? decodeURIComponent(named[1]) : "download";
+  const link = element("a", { href: URL.createObjectURL(await response.blob()), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+}
+
+// Links to the server's files download through download(): its errors shown like any other.
+function downloadLinks(event) {
+  const link = event.target.closest("a[download]");
+  if (!link || !link.href || link.href.startsWith("blob:")) return;
+  event.preventDefault();
+  // a print's link: the options as they are now (typing may not have reached the preview yet)
+  if (link.dataset.format) link.href = tokenUrl("/api/print", printParameters(link.dataset.format));
+  guarded(download)(link.href);
 }
 
 function tokenUrl(path, params = {}) {
@@ -127,6 +184,7 @@ function number(x, digits = 1) {
 const VIEWS = ["draw", "play", "test", "print", "awimbawe"];
 
 function showView(name) {
+  if (name !== studio.view) $("message").hidden = true;     // said about the view left
   studio.view = name;
   for (const section of document.querySelectorAll("section.view")) {
     section.hidden = section.dataset.view !== name;
@@ -155,18 +213,33 @@ function onKey(event) {
 
 // -- Draw ------------------------------------------------------------------------------------------
 function drawKey(key) {
-  if (studio.catalogue.palette[key]) chooseTerritory(key);
+  if (studio.catalogue.palette.includes(key)) chooseTerritory(key);
   else if (key === "R") guarded(randomBoard)();
+}
+
+// A territory's colour is the print's: the tints in the order the territories appear, reading
+// the board row by row (the server's ``colours`` for each board it checks; this is the same
+// rule, for a cell painted before the server's answer comes).
+function territoryColours(rows) {
+  const colours = {};
+  const tints = studio.catalogue.tints;
+  for (const letter of rows.join("")) {
+    if (!(letter in colours)) colours[letter] = tints[Object.keys(colours).length % tints.length];
+  }
+  return colours;
 }
 
 function renderPalette() {
   const counts = {};
   for (const letter of studio.draw.rows.join("")) counts[letter] = (counts[letter] || 0) + 1;
-  const buttons = Object.entries(studio.catalogue.palette).map(([name, colour]) =>
-    element("button", { class: "swatch", "data-territory": name, title: `paint territory ${name} (${name})`,
+  const colours = territoryColours(studio.draw.rows);
+  const buttons = studio.catalogue.palette.map((name) =>
+    element("button", { class: "swatch", "data-territory": name,
+                        title: `paint territory ${name} (${name})` + (colours[name] ? "" : ": not on the board yet " +
+                               "(its colour: the print's, by where it first appears)"),
                         "aria-pressed": String(name === studio.draw.territory),
                         onclick: () => chooseTerritory(name) },
-            element("span", { class: "chip", style: null, "data-colour": colour }),
+            element("span", { class: `chip${colours[name] ? "" : " unused"}`, "data-colour": colours[name] || "" }),
             element("b", {}, name), element("small", {}, counts[name] ? `${counts[name]}` : "")));
   $("palette").replaceChildren(...buttons);
   for (const chip of $("palette").querySelectorAll(".chip")) chip.style.background = chip.dataset.colour;
@@ -218,7 +291,7 @@ function paintCell(name) {
   }
   draw.rows[row] = line.slice(0, col) + draw.territory + line.slice(col + 1);
   const rect = $("draw-board").querySelector(`rect.cell[data-cell="${name}"]`);
-  if (rect) rect.setAttribute("fill", studio.catalogue.palette[draw.territory]);
+  if (rect) rect.setAttribute("fill", territoryColours(draw.rows)[draw.territory]);
   checkBoard();
 }
 
@@ -270,7 +343,7 @@ async function checkBoard() {
       if (sent === draw.sent) showReport(report);
     } while (draw.again);
   } catch (error) {
-    showMessage(error.message);
+    if (!(error instanceof RequestFailed)) showMessage(error.message);
   } finally {
     draw.busy = false;
   }
@@ -298,7 +371,7 @@ function showReport(report) {
 function showFacts(report) {
   const territories = Object.entries(report.territories).map(([name, size]) => {
     const chip = element("span", { class: "chip" });
-    chip.style.background = studio.catalogue.palette[name] || "#ddd";
+    chip.style.background = report.colours[name] || "#ddd";
     return element("span", { class: "territory" }, chip, `${name} ${size}`);
   });
   const entries = [
@@ -559,6 +632,7 @@ function showActions(view, swapping, ending) {
     others.push(element("button", { id: "end-placement", onclick: guarded(() => playMove(ending.text)) },
                         `Place it here, no more swaps (${ending.text})`));
   }
+  if (!animals.length && !others.length && !help) { box.replaceChildren(); return; }   // no empty bar
   box.replaceChildren(element("div", { class: "row" }, animals, others),
                       element("p", { class: "choice" }, help));
 }
@@ -676,26 +750,96 @@ function showTestResults(r) {
 }
 
 // -- Print -------------------------------------------------------------------------------------------
+// The preview is one page of the print at a time (the board, a tiled board's sheets, the kit's
+// pages), asked for once typing pauses (PREVIEW_MS), the request before cancelled; the SVG and
+// PNG downloads are the page shown, the PDF every page.
+const PREVIEW_MS = 300;
+
+function printOptions() {
+  const options = { rows: studio.draw.rows, paper: $("print-paper").value.trim() || "a4",
+                    crop_marks: $("print-crop").checked, bleed_mm: Number($("print-bleed").value || 0),
+                    backs: $("print-backs").value, kit: $("print-kit").checked,
+                    variant: $("print-variant").value, title: $("print-title").value.trim() };
+  if ($("print-cell").value !== "") options.cell_mm = Number($("print-cell").value);
+  return options;
+}
+
 function printParameters(format) {
-  const params = { rows: studio.draw.rows.join(","), format, paper: $("print-paper").value.trim() || "a4",
-                   crop_marks: $("print-crop").checked ? "1" : "0", bleed_mm: $("print-bleed").value || "0",
-                   backs: $("print-backs").value, kit: $("print-kit").checked ? "1" : "0",
-                   variant: $("print-variant").value, title: $("print-title").value.trim() };
-  if ($("print-cell").value) params.cell_mm = $("print-cell").value;
+  const o = printOptions();
+  const params = { rows: o.rows.join(","), format, paper: o.paper, crop_marks: o.crop_marks ? "1" : "0",
+                   bleed_mm: String(o.bleed_mm), backs: o.backs, kit: o.kit ? "1" : "0",
+                   variant: o.variant, title: o.title };
+  if (o.cell_mm !== undefined) params.cell_mm = String(o.cell_mm);
   if (format === "png") params.dpi = $("print-dpi").value || "150";
+  if (format !== "pdf" && studio.print.pages > 1) params.page = String(studio.print.page);
   return params;
 }
 
+// Any change of an option: a new preview once typing pauses.
 function updatePrintLinks() {
-  for (const format of ["svg", "pdf", "png"]) {
-    $(`print-${format}`).href = tokenUrl("/api/print", printParameters(format));
+  clearTimeout(studio.print.timer);
+  studio.print.timer = setTimeout(() => { studio.print.timer = null; guarded(showPreview)(); }, PREVIEW_MS);
+}
+
+async function showPreview() {
+  const print = studio.print;
+  const key = JSON.stringify([printOptions(), print.page]);
+  if (key === print.shown) return;
+  if (print.request) print.request.abort();           // the last answer that counts is this one's
+  const request = new AbortController();
+  print.request = request;
+  print.sent += 1;
+  $("print-status").textContent = "preparing the preview…";
+  let answer;
+  try {
+    answer = await api("POST", "/api/print/preview", { ...printOptions(), page: print.page }, request.signal);
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    print.shown = null;
+    setPrintLinks(false, error.message);
+    throw error;
+  } finally {
+    if (print.request === request) print.request = null;
   }
-  // the preview: the board's printed page itself (the kit's pages are in the PDF)
+  print.shown = key;
+  print.pages = answer.pages.length;
+  print.page = answer.page;
   const preview = $("print-preview");
-  const source = tokenUrl("/api/print", { ...printParameters("svg"), kit: "0" });
-  if (preview.dataset.source !== source) {
-    preview.dataset.source = source;
-    preview.src = source;
+  if (preview.dataset.url) URL.revokeObjectURL(preview.dataset.url);
+  preview.dataset.url = URL.createObjectURL(new Blob([answer.svg], { type: "image/svg+xml" }));
+  preview.src = preview.dataset.url;
+  preview.alt = `page ${answer.page} of ${answer.pages.length} of the print: ${answer.pages[answer.page - 1].name}`;
+  showPrintPages(answer);
+  setPrintLinks(true, "");
+}
+
+// The print's pages as buttons (board, tokens, rules…); the one shown pressed.
+function showPrintPages(answer) {
+  const names = answer.pages.map((p) => p.name);
+  $("print-pages").replaceChildren(...answer.pages.map((page, i) =>
+    element("button", { "data-page": String(i + 1), "aria-pressed": String(i + 1 === answer.page),
+                        title: `page ${i + 1}: ${page.name} (${page.width_mm} × ${page.height_mm} mm)`,
+                        onclick: () => { studio.print.page = i + 1; guarded(showPreview)(); } },
+            `${i + 1} ${page.name}`)));
+  $("print-pages").hidden = names.length < 2;
+  $("print-status").textContent = names.length > 1
+    ? `${names.length} pages; page ${answer.page} shown. SVG and PNG: this page; PDF: every page.`
+    : "1 page.";
+}
+
+function setPrintLinks(ready, why) {
+  for (const format of ["svg", "pdf", "png"]) {
+    const link = $(`print-${format}`);
+    link.href = tokenUrl("/api/print", printParameters(format));
+    link.setAttribute("aria-disabled", String(!ready));
+    link.title = ready ? "" : why;
+  }
+  $("print-error").textContent = ready ? "" : `No preview: ${why}`;
+  $("print-error").hidden = ready;
+  $("print-preview").hidden = !ready;
+  if (!ready) {
+    $("print-status").textContent = "";
+    $("print-pages").hidden = true;
   }
 }
 
@@ -863,6 +1007,14 @@ function searches(game, agent) {
   return studio.catalogue.games[game].budgeted.includes(agent);
 }
 
+// A Strength choice only where an agent takes one (the catalogue's ``budgeted``).
+function showStrengths() {
+  $("play-strength").hidden = !searches("kiwara", $("play-agent").value);
+  $("test-strength").hidden = !searches("kiwara", $("test-agent").value) &&
+    !searches("kiwara", $("test-opponent").value);
+  $("aw-strength").hidden = !searches("awimbawe", $("aw-agent").value);
+}
+
 function agentLabels(game) {
   return Object.fromEntries(studio.catalogue.games[game].agents.map((kind) =>
     [kind, searches(game, kind) ? `${kind} (search)` : kind]));
@@ -895,10 +1047,22 @@ function wire() {
   });
   $("test-start").addEventListener("click", guarded(startTest));
   $("test-cancel").addEventListener("click", guarded(cancelTest));
+  document.addEventListener("click", downloadLinks);
   for (const node of document.querySelectorAll("#view-print input, #view-print select")) {
     node.addEventListener("input", updatePrintLinks);
   }
   $("aw-new").addEventListener("click", guarded(newMatch));
+  for (const id of ["play-agent", "test-agent", "test-opponent", "aw-agent"]) {
+    $(id).addEventListener("change", showStrengths);
+  }
+  showStrengths();
+  // a failure nothing else caught is still said in words
+  window.addEventListener("unhandledrejection", (event) => {
+    const error = event.reason;
+    if (error && !(error instanceof RequestFailed) && error.name !== "AbortError") {
+      showMessage(error.message || String(error));
+    }
+  });
 }
 
 async function start() {

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..geometry import Grid
-from ..layout import TERRITORY_CHARS, Layout
+from ..layout import Layout
 from .art import emblem
 from .board import TOKEN_SHARE, BoardGeometry, draw_board, tint
 from .kit import PLAYERS
@@ -50,7 +50,7 @@ def screen_board(layout: Layout, tokens: Sequence[ScreenToken | None] = (),
 @lru_cache(maxsize=512)
 def _board_parts(rows: tuple[str, ...], direction: str, cell: float) -> tuple[str, str]:
     """The SVG up to where tokens go (the printed board piece) and from there on (the click
-    targets), for a layout given by its rows (its names colour it: a Layout is equal to any
+    targets), for a layout given by its rows (its names label it: a Layout is equal to any
     renaming of itself, so it would be the wrong key)."""
     layout = Layout.from_rows(rows)
     geometry = BoardGeometry(layout.grid, cell, direction)
@@ -60,8 +60,7 @@ def _board_parts(rows: tuple[str, ...], direction: str, cell: float) -> tuple[st
                                        f"{mm(trim.height):g}", "class": "board-svg"})
     drawing.attribs.pop("width", None)
     drawing.attribs.pop("height", None)
-    drawing.add(draw_board(drawing, layout, geometry, PrintOptions(),
-                           fills=[name_tint(name) for name in layout.names]))
+    drawing.add(draw_board(drawing, layout, geometry, PrintOptions()))   # the print's tints
     # cells the page marks as breaking a rule get red hatching over their own colour
     hatch = drawing.defs.add(drawing.pattern(id="problem-hatch", size=(4, 4),
                                              patternUnits="userSpaceOnUse",
@@ -100,11 +99,11 @@ def _totem_svg(grid: Grid, totem: int, direction: str, cell: float) -> str:
     return marker.tostring()
 
 
-def name_tint(name: str) -> str:
-    """A territory's colour by its name (A the first tint, B the second …), so a colour stays
-    with its territory while cells are painted; a board named A, B, C … in reading order (the
-    built-ins, generated boards) looks exactly as printed."""
-    return tint(TERRITORY_CHARS.index(name))
+def territory_colours(layout: Layout) -> dict[str, str]:
+    """Each territory's colour, by name: the print's rule (:func:`draw_board`: the tints in
+    the order the territories appear, reading the board row by row), so the screen's board is
+    the printed one, whatever the territories are called."""
+    return {name: tint(index) for index, name in enumerate(layout.names)}
 
 
 def _token(drawing, geometry: BoardGeometry, index: int, token: ScreenToken, name: str):

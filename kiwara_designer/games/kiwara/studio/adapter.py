@@ -46,7 +46,8 @@ class KiwaraStudio:
     variants = KiwaraVariant         # its built-in rules: builtin_names(), load(name)
     # its own views, the board tools, at their addresses under /api/
     calls = {"board/check": boards.check_board, "board/random": boards.random_board,
-             "board/builtin": boards.builtin_board, "board/parse": boards.pasted_board}
+             "board/builtin": boards.builtin_board, "board/parse": boards.pasted_board,
+             "print/preview": prints.print_preview}
     downloads = {"print": (prints.print_file, prints.PRINT_QUERY)}
 
     def setup(self, rows: Any) -> Layout:

@@ -14,7 +14,7 @@ from ..geometry import GeometryError
 from ..layout import TERRITORY_CHARS, Layout, LayoutError
 from ..printing.board import TINTS
 from ..printing.kit import PLAYERS
-from ..printing.screen import name_tint, screen_board
+from ..printing.screen import screen_board, territory_colours
 from ..validation import RULESETS, validate
 
 TERRITORY_KEYS = "ABCDEFGH"    # the page's palette: keys 1-8 / a-h paint these
@@ -94,6 +94,7 @@ def check_board(rows: Any, rules: Any = "free-play") -> dict:
         "river_segments": facts["river_segments"],
         "sticks_in_box": facts["sticks_in_box"],
         "known_board": facts["known_board"],
+        "colours": territory_colours(layout),
         "svg": screen_board(layout),
     }
 
@@ -148,12 +149,13 @@ def random_board(seed: Any = None, mix: Any = None) -> dict:
 
 def board_catalogue() -> dict:
     """What the Draw and Print views offer: built-in boards, rulesets, free-play mixes, the
-    palette and the print's tints and player colours, papers."""
+    palette (the letters; a territory's colour is the print's, by order of appearance: each
+    board's ``colours``), the print's tints and player colours, papers."""
     return {
         "layouts": {name: list(builtin_layout(name).rows) for name in builtin_names()},
         "rules": list(RULESETS),
         "mixes": size_mixes(),
-        "palette": {name: name_tint(name) for name in TERRITORY_KEYS},
+        "palette": list(TERRITORY_KEYS),
         "player_colours": [colours.fill for colours in PLAYERS],
         "tints": list(TINTS),
         "papers": ["a4", "letter"],

@@ -421,3 +421,10 @@ def test_the_command_that_recreates_a_board_is_printed_on_it():
         printed = " ".join(e.text for e in find_class(root, "title-block")[0].iter(NS + "text"))
         assert command in printed.replace("  ·  ", " ") or \
             " ".join(e.text for e in texts(root, "command")) == command
+
+
+def test_a_board_of_one_territory_says_so_in_the_singular():
+    from kiwara_designer.games.kiwara.formats import parse_text
+    from kiwara_designer.games.kiwara.printing.board import title_lines
+    one = parse_text("AAA\nAAA\n", "one")[0].layout
+    assert title_lines(one, "t", 25)[1] == "3 × 2 board, 1 territory"

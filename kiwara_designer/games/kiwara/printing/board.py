@@ -15,6 +15,7 @@ from svgwrite.container import Group
 from ..geometry import COLUMN_LETTERS, Grid
 from ..layout import Layout
 from ..validation import STICKS_IN_BOX
+from ....core.numbers import plural
 from ....printing.page import (A4, LETTER, NAMED_PAPERS, PrintError, PrintOptions, Rect, mm,
                                tile_starts)
 from ....printing.sheet import (CROP_GAP, CROP_LENGTH, INK, Page, crop_marks, cut_guide,
@@ -273,7 +274,8 @@ def _draw_track(drawing, group: Group, geometry: BoardGeometry) -> None:
 def title_lines(layout: Layout, title: str, cell: float) -> list[str]:
     """Short lines (they share a 52 mm column): title, board, sizes, sticks, scale."""
     return [title,
-            f"{layout.grid.width} × {layout.grid.height} board, {len(layout.territories)} territories",
+            f"{layout.grid.width} × {layout.grid.height} board, "
+            f"{plural(len(layout.territories), 'territory', 'territories')}",
             "sizes " + ", ".join(map(str, layout.size_mix)),
             f"{len(layout.river_edges())} river segments ({STICKS_IN_BOX} sticks)",
             f"cell {cell:g} mm",

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from statistics import NormalDist
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Mapping, Sequence
 
@@ -244,6 +245,7 @@ class ArmState:
     decided_after: int | None = None     # games played in the whole race when it was decided
     units: int = 0                       # observations in the interval (games, or pairs)
     unit_total: float = 0.0              # their sum, scaled to [0, 1]
+    unit_squares: float = 0.0            # and the sum of their squares
     waiting: list = field(default_factory=list)    # a paired race's odd game, scaled
     sequence: BettingSequence = field(default_factory=BettingSequence)
 
@@ -283,6 +285,7 @@ class RaceResult:
     tolerance: float
     objective: str
     arms: tuple[ArmResult, ...] = field(repr=False)
+    first_round: dict | None = None   # Race.spread() after the first round (see there)
 
     def arm(self, key: Arm) -> ArmResult:
         return next(a for a in self.arms if a.arm == key)
@@ -292,7 +295,7 @@ class RaceResult:
                 "separated": self.separated, "reason": self.reason, "games": self.games,
                 "rounds": self.rounds, "k": self.k, "delta": self.delta,
                 "tolerance": self.tolerance, "objective": self.objective,
-                "arms": [a.to_json() for a in self.arms]}
+                "first_round": self.first_round, "arms": [a.to_json() for a in self.arms]}
 
 
 PlayMore = Callable[[Mapping[Arm, int]], Mapping[Arm, Sequence[float]]]
@@ -353,6 +356,7 @@ class Race:
         self.alpha = settings.delta / (2 * len(arms))   # per arm and side
         self.round = 0
         self.games = 0
+        self.first_round: dict | None = None     # spread() after the first round's decisions
 
     # -- data ---------------------------------------------------------------------------------
     def add(self, arm: Arm, values: Sequence[float]) -> None:
@@ -375,6 +379,7 @@ class Race:
             return
         state.units += len(scaled)
         state.unit_total += math.fsum(scaled)
+        state.unit_squares += math.fsum(x * x for x in scaled)
         if self.settings.interval == "betting":
             for x in scaled:
                 state.sequence.add(x)
@@ -419,6 +424,32 @@ class Race:
         for arm, status in changes:   # decided against the same intervals, then applied
             state = self.states[arm]
             state.status, state.decided_round, state.decided_after = status, self.round, self.games
+
+    def spread(self) -> dict | None:
+        """Whether the arms' means differ beyond their observations' noise: the between-arm
+        χ² T = Σ nᵢ (x̄ᵢ − x̄)² / s² on K − 1 degrees of freedom (s² the pooled within-arm variance
+        of the observations: games, or pairs in a paired race), its p-value by the
+        Wilson–Hilferty approximation, and whether any arm is decided yet. On the first round,
+        where every arm has the same count, a large p-value with no arm decided says the arms
+        look indistinguishable at this sample size. None with fewer than two arms observed
+        twice or no variance within them."""
+        seen = [x for x in self.states.values() if x.units >= 2]
+        if len(seen) < 2:
+            return None
+        units = sum(x.units for x in seen)
+        grand = sum(x.unit_total for x in seen) / units
+        within = sum(x.unit_squares - x.unit_total ** 2 / x.units for x in seen)
+        variance = within / (units - len(seen))
+        if variance <= 0:
+            return None
+        statistic = sum(x.units * (x.unit_total / x.units - grand) ** 2 for x in seen) / variance
+        df = len(seen) - 1
+        cube = ((statistic / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+        p_value = 1 - NormalDist().cdf(cube)
+        decided = sum(x.status != UNDECIDED for x in self.states.values())
+        return {"arms": len(seen), "units": min(x.units for x in seen),
+                "games": min(x.games for x in seen), "statistic": statistic,
+                "df": df, "p_value": p_value, "decided": decided}
 
     def finished(self) -> bool:
         accepted = sum(s.status == ACCEPTED for s in self.states.values())
@@ -484,7 +515,7 @@ class Race:
                      for x in self.states.values())
         return RaceResult(tuple(x.arm for x in chosen), separated,
                           "separated" if separated else "budget", self.games, self.round, s.k,
-                          s.delta, s.tolerance, objective.name, arms)
+                          s.delta, s.tolerance, objective.name, arms, self.first_round)
 
 
 def run_race(arms: Sequence[Arm], play_more: PlayMore, settings: RaceSettings | None = None,
@@ -499,6 +530,8 @@ def run_race(arms: Sequence[Arm], play_more: PlayMore, settings: RaceSettings | 
     race = Race(arms, settings)
     while True:
         race.decide()
+        if race.round == 1:
+            race.first_round = race.spread()
         if on_round:
             on_round(race)
         if race.finished():

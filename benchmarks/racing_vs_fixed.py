@@ -16,11 +16,11 @@ the games used by
 * uniform: every layout every round, the same sequence and rule (``strategy="uniform"``);
 * fixed-n: every layout plays n games, decided once with fixed-n intervals Bonferroni-corrected
   to δ/(2K) a side (the same guarantee) and the same accept/reject rule, n the smallest count
-  (on a grid of ratio 1.05) at which that seed's data separates. Choosing n after seeing the data
-  is not allowed to a real fixed design, so this is a floor on what it costs. Two intervals: Hoeffding
-  on the pairs (valid for any outcome in [0, 1]) and the normal approximation (mean ± z·s/√n on
-  the pairs' means with their sample sd: what a textbook design uses; approximate so far in the
-  tail).
+  (on a grid of ratio 1.05) at which that seed's data separates. Choosing n after seeing the
+  data is not allowed to a real fixed design, so this is a floor on what it costs. Two
+  intervals: Hoeffding on the pairs (valid for any outcome in [0, 1]) and the normal
+  approximation (mean ± z·s/√n on the pairs' means with their sample sd: what a textbook design
+  uses; approximate so far in the tail).
 
 Medians over the seeds; the load average is printed, since the figures are counts, not times.
 """

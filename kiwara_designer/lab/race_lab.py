@@ -1,6 +1,7 @@
 """Racing setups in the lab: :mod:`.racing` played through the match machinery into the results
 store. A setup (a Kiwara layout, say) is an arm; its games are game 0, 1, 2, … of (setup, variant,
-pairing, seed), as in a sweep, each stored the moment its batch comes back.
+pairing, seed), as in a sweep, each stored the moment its batch comes back. Games 2j and 2j + 1
+share a seed with the seats swapped, so the race takes the pair as its unit (``paired``).
 
 Resuming: the race's rounds are a fixed function of the arms' game values, and every value comes
 from a stored game when one exists, so a race killed at any instant (``kill -9``) and run again

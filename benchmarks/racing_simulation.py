@@ -3,6 +3,7 @@ k (must stay under δ = 5 %), and how many games it needs against a uniform swee
 layout equally until the same rule separates the same top k.
 
 Run: .venv/bin/python benchmarks/racing_simulation.py [--arms 500] [--k 10] [--runs 20]
+     [--interval betting|stitched]
 The true rates are drawn once (--seed) from a normal around 0.46 (sd --spread), like the greedy
 self-play rates of sampled layouts; each run plays fresh coin flips (run r: seed r). A run is an
 error if a named arm's true balance is below the k-th best true balance minus the tolerance.
@@ -42,6 +43,7 @@ def main() -> None:
     parser.add_argument("--spread", type=float, default=0.06)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strategy", default="lucb")
+    parser.add_argument("--interval", default="betting", help="betting or stitched")
     args = parser.parse_args()
 
     draw = random.Random(args.seed)
@@ -49,8 +51,9 @@ def main() -> None:
     balance = sorted((BALANCE.value(r) for r in rates), reverse=True)
     kth = balance[args.k - 1]
     settings = RaceSettings(k=args.k, delta=args.delta, tolerance=args.tolerance,
-                            objective=BALANCE, strategy=args.strategy)
+                            objective=BALANCE, strategy=args.strategy, interval=args.interval)
     print(f"{args.arms} arms, true rates ~ N(0.46, {args.spread}); top {args.k} by balance, "
+          f"{args.interval} interval, "
           f"delta {args.delta}, tolerance {args.tolerance}; k-th best true balance {kth:.4f}, "
           f"arms within the tolerance of it: "
           f"{sum(b >= kth - args.tolerance for b in balance)}")

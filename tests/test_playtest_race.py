@@ -140,6 +140,9 @@ def test_race_command(tmp_path):
     out = CliRunner().invoke(main, args + ["--budget", "30", "--tolerance", "0"])
     assert out.exit_code == 1, out.output
     assert "NOT separated: the budget was spent" in out.output
+    # three random-play boards: nothing separated after the first round, said first
+    assert out.output.startswith("the layouts look indistinguishable so far: after the first "
+                                 "round (4 games each)"), out.output
     out = CliRunner().invoke(main, args + ["--tolerance", "1", "--json"])
     assert out.exit_code == 0, out.output
     assert '"reason": "separated"' in out.output

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from kiwara_designer.lab.racing import (ACCEPTED, BALANCE, REJECTED, Race, RaceSettings,
-                                        RacingError, run_race, stitched_radius)
+from kiwara_designer.lab.racing import (ACCEPTED, BALANCE, REJECTED, BettingSequence, Race,
+                                        RaceSettings, RacingError, run_race, stitched_radius)
 
 
 def coin_arms(rates, seed):
@@ -125,3 +125,99 @@ def test_other_strategies_keep_the_guarantee_and_uniform_costs_more(strategy):
     if strategy == "uniform":   # every arm plays every round: all end with the same count
         assert len({a.games for a in other.arms}) == 1
         assert other.games > lucb.games
+
+
+def correlated_pairs(rng, p, rho, pairs):
+    """Seat-swapped pairs of games with win rate ``p``: the second game repeats the first with
+    probability ``rho`` (their correlation), else is drawn afresh."""
+    games = []
+    for _ in range(pairs):
+        first = rng.random() < p
+        games += [float(first), float(first if rng.random() < rho else rng.random() < p)]
+    return games
+
+
+def test_betting_sequence_on_correlated_pairs_covers_at_every_time():
+    """Pairs of strongly correlated games (ρ = 0.5): the pair-based betting sequence's lower
+    bound rises above the true mean at some n ≤ 500 pairs in at most α of the sequences (up to
+    the binomial margin of 400 runs), looked at after every pair."""
+    alpha, pairs, runs, p = 0.1, 500, 400, 0.5
+    threshold = math.log(1 / alpha)
+    rng = random.Random(11)
+    escaped = 0
+    for _ in range(runs):
+        games = correlated_pairs(rng, p, 0.5, pairs)
+        sequence = BettingSequence()
+        for j in range(pairs):
+            sequence.add((games[2 * j] + games[2 * j + 1]) / 2)
+            if sequence.log_capital(p, +1) >= threshold:   # p is outside the interval
+                escaped += 1
+                break
+    assert escaped / runs <= alpha + 2.33 * math.sqrt(alpha * (1 - alpha) / runs)
+
+
+def test_betting_bounds_are_where_the_capital_crosses_and_cover_the_mean():
+    sequence = BettingSequence()
+    rng = random.Random(2)
+    for _ in range(3000):
+        sequence.add(rng.random() * 0.5 + 0.25)          # continuous values, mean ½
+    alpha = 0.001
+    low, high = sequence.bound(alpha, +1), sequence.bound(alpha, -1)
+    assert 0.25 < low < 0.5 < high < 0.75
+    assert sequence.log_capital(low, +1) >= math.log(1 / alpha)        # rejected, just
+    assert sequence.log_capital(low + 1e-6, +1) < math.log(1 / alpha)
+    assert sequence.log_capital(high, -1) >= math.log(1 / alpha)
+    assert BettingSequence().bound(alpha, +1) == 0.0 and BettingSequence().bound(alpha, -1) == 1.0
+
+
+@pytest.mark.parametrize("p", [0.5, 0.47, 0.53])
+def test_pair_based_betting_interval_is_narrower_than_the_stitched_one_on_games(p):
+    """After n games at a typical rate, the new interval (betting, on n/2 seat-swapped pairs) is
+    narrower than the former one (stitched, on the n games taken as independent)."""
+    arms = [f"arm {i}" for i in range(500)]          # α = 0.05 / 1000 a side, as in a race
+    for n in (1000, 10_000):
+        games = correlated_pairs(random.Random(n), p, 0.0, n // 2)
+        new = Race(arms, RaceSettings(paired=True))
+        old = Race(arms, RaceSettings(interval="stitched"))
+        new.add(arms[0], games)
+        old.add(arms[0], games)
+        new_width = new.states[arms[0]].high - new.states[arms[0]].low
+        old_width = old.states[arms[0]].high - old.states[arms[0]].low
+        assert new_width < 0.93 * old_width, (n, new_width, old_width)
+
+
+def test_a_paired_race_counts_whole_pairs_and_asks_for_them():
+    race = Race(["a"], RaceSettings(paired=True, first_round=3))
+    assert race.requests() == {"a": 4}
+    race.add("a", [1.0])
+    state = race.states["a"]
+    assert state.units == 0 and state.low == -math.inf and state.mean == 1.0
+    race.add("a", [0.0, 1.0])               # the pair (1, 0) counts, the last 1 waits
+    assert state.units == 1 and state.unit_total == 0.5 and state.waiting == [1.0]
+    assert state.games == 3
+    race.add("a", [0.0])
+    assert state.units == 2 and state.unit_total == 1.0 and not state.waiting
+    result = run_race(range(3), coin_arms([0.2, 0.5, 0.8], 0), k=1, paired=True)
+    assert result.top == (2,) and all(a.games % 2 == 0 for a in result.arms)
+    with pytest.raises(RacingError, match="unknown interval"):
+        Race(["a"], RaceSettings(interval="hoeffding"))
+
+
+def test_first_round_spread_says_when_arms_look_alike():
+    """The between-arm χ² after the first round: rarely below 5 % when the arms are equal (its
+    level, over 300 seeded first rounds of 20 arms × 32 paired games), tiny when they differ."""
+    def first_round(rates, seed):
+        race = Race(range(len(rates)), RaceSettings(paired=True, tolerance=0.1))
+        play = coin_arms(rates, seed)
+        for arm, values in play({a: 32 for a in range(len(rates))}).items():
+            race.add(arm, values)
+        race.decide()
+        return race.spread()
+    rejected = sum(first_round([0.5] * 20, seed)["p_value"] < 0.05 for seed in range(300))
+    assert rejected / 300 <= 0.05 + 2.33 * math.sqrt(0.05 * 0.95 / 300)
+    spread = first_round([0.2 + 0.03 * i for i in range(20)], 0)
+    assert spread["p_value"] < 0.001 and spread["df"] == 19 and spread["games"] == 32
+    assert spread["units"] == 16
+    assert Race(["a"], RaceSettings()).spread() is None
+    result = run_race(range(4), coin_arms([0.5] * 4, 1), k=1, tolerance=0.3, paired=True)
+    assert result.first_round is not None and result.to_json()["first_round"] == result.first_round

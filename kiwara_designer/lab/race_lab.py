@@ -1,6 +1,7 @@
 """Racing setups in the lab: :mod:`.racing` played through the match machinery into the results
 store. A setup (a Kiwara layout, say) is an arm; its games are game 0, 1, 2, … of (setup, variant,
-pairing, seed), as in a sweep, each stored the moment its batch comes back.
+pairing, seed), as in a sweep, each stored the moment its batch comes back. Games 2j and 2j + 1
+share a seed with the seats swapped, so the race takes the pair as its unit (``paired``).
 
 Resuming: the race's rounds are a fixed function of the arms' game values, and every value comes
 from a stored game when one exists, so a race killed at any instant (``kill -9``) and run again
@@ -142,7 +143,8 @@ def race_setups(store: Store, setups: Iterable[Any], settings: PlaySettings,
     check_agents(game, pairing.a, pairing.b)
     variant = game.default_variant() if variant is None else variant
     race_by, objective = race_metric(metric, ascending)
-    race = dataclasses.replace(race, objective=objective)
+    # games 2j and 2j + 1 share a seed, seats swapped: the pair is the race's unit
+    race = dataclasses.replace(race, objective=objective, paired=True)
     arms: dict[int, tuple[Any, Experiment]] = {}
     for setup in setups:
         setup = game.setup_from_key(game.setup_key(setup))     # the store's representative
@@ -192,7 +194,8 @@ def race_settings_json(settings: RaceSettings, metric: str) -> dict:
             "delta": settings.delta, "tolerance": settings.tolerance,
             "first_round": settings.first_round, "growth": settings.growth,
             "budget": settings.budget, "strategy": settings.strategy,
-            "arms_per_round": settings.arms_per_round}
+            "arms_per_round": settings.arms_per_round, "paired": settings.paired,
+            "interval": settings.interval}
 
 
 def stored_races(store: Store) -> list[dict]:

@@ -189,7 +189,14 @@ def format_race(race) -> str:
                f"rounds; the {noun}s below are best guesses, without the guarantee")
     counts = {s: sum(a.status == s for a in r.arms) for s in ("accepted", "rejected", "undecided")}
     games = sorted(a.games for a in r.arms)
-    lines = [
+    lines = []
+    spread = r.first_round
+    if spread and not spread["decided"] and spread["p_value"] >= 0.05:
+        lines.append(f"the {noun}s look indistinguishable so far: after the first round "
+                     f"({spread['games']:,} games each) none is separated and their spread is "
+                     f"within the games' noise (χ² = {spread['statistic']:.1f} on {spread['df']} "
+                     f"df, p = {spread['p_value']:.2f})")
+    lines += [
         f"race: {plural(len(r.arms), noun)}, top {r.k} by {r.objective} at {confidence} confidence "
         f"(tolerance {r.tolerance:g}): {how}",
         f"  {race.games_played:,} games played now, {r.games - race.games_played:,} read from "

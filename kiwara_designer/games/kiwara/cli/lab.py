@@ -287,6 +287,9 @@ def race(sample, from_file, db, variant_name, k, metric, ascending, confidence, 
     top k are separated (exit 0) or the game budget is spent (exit 1: the answer has no
     guarantee). Every game goes into --db like a sweep's, so a killed race (even kill -9) resumes
     with the same command, replaying its rounds from the stored games; rank and report read it.
+    A layout's games are raced in seat-swapped pairs (games 2j, 2j + 1 share a seed). The first
+    line says so when, after the first round, no layout is separated and their spread is within
+    the games' noise: such a race ends only on the tolerance.
 
     \b
     Examples:

@@ -157,6 +157,21 @@ def summarise(values: Sequence[float], within: tuple[float, float] | None = None
     return Summary(n, mean, std, low, high)
 
 
+def bounded_summary(values: Sequence[float], low: float, high: float) -> Summary:
+    """Mean, sd and a 95 % interval of values bounded in [``low``, ``high``] (a paired change of
+    win rate, in [−1, 1]): the Wilson score interval of the rescaled mean, which uses the largest
+    variance a bounded variable of that mean can have. Unlike the t interval it is never of
+    width 0 when every value agrees (a card that changed no game of 4 pairs: [−0.70, 0.70], not
+    [0, 0]), and it stays inside the bounds. One value: no interval, as :func:`summarise`."""
+    plain = summarise(values)
+    if plain.n < 2:
+        return plain
+    span = high - low
+    share = (plain.mean - low) / span
+    lo, hi = wilson_interval(share * plain.n, plain.n)
+    return Summary(plain.n, plain.mean, plain.std, low + span * lo, low + span * hi)
+
+
 def normal_two_sided_p(z: float) -> float:
     """P(|Z| >= |z|) for a standard normal Z."""
     return math.erfc(abs(z) / math.sqrt(2))

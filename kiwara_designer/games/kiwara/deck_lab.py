@@ -21,7 +21,8 @@ from ...core.workers import parallel_map
 from . import KIWARA, KiwaraVariant, new_game
 from .layout import Layout
 from ...lab.matches import PlaytestError
-from ...core.stats import (Proportion, Summary, TestResult, proportion, sign_test, summarise)
+from ...core.stats import (Proportion, Summary, TestResult, bounded_summary, proportion, sign_test,
+                           summarise)
 
 
 def _game_seed(seed: int, index: int) -> int:
@@ -169,7 +170,7 @@ def card_values(layouts: Sequence[Layout], agents: tuple[str, str] = ("greedy", 
                 used_at.append(used_a[name])
         results.append(CardValue(name, card.effect, summarise(margins),
                                  proportion(with_score, games), proportion(without_score, games),
-                                 summarise(changes, within=(-1.0, 1.0)),   # a change of rate
+                                 bounded_summary(changes, -1.0, 1.0),   # a change of rate
                                  None if card.passive else proportion(len(used_at), games),
                                  summarise(used_at, (0.0, math.inf))))     # a turn
     return results
@@ -216,7 +217,7 @@ def level_steps(levels: Sequence[HandicapLevel]) -> list[LevelStep]:
     for one, two in zip(levels, levels[1:]):
         changes = [b - a for a, b in zip(one.results, two.results)]
         margins = [b - a for a, b in zip(one.margins, two.margins)]
-        steps.append(LevelStep(one.cards, two.cards, summarise(changes, within=(-1.0, 1.0)),
+        steps.append(LevelStep(one.cards, two.cards, bounded_summary(changes, -1.0, 1.0),
                                sign_test(one.results, two.results), summarise(margins)))
     return steps
 

@@ -242,6 +242,10 @@ def test_report_has_a_racing_section(tmp_path):
     fewest = sum(g == min(games) for g in games)
     assert (f"{fewest} of {len(LAYOUTS)} played the fewest, {min(games):,}; the named ones "
             f"{named[0]:,} " in section)
+    # the setups' table above lists each rate with its interval and its game count, so rates
+    # of 8 games and of many do not look equally certain
+    table = page.split("<h2>Races</h2>")[0]
+    assert table.count('<span class="note">[') >= 2 and "<th>games</th>" in table
 
 
 def test_games_spent_caption_of_a_race_stopped_by_its_budget():

@@ -74,3 +74,31 @@ def test_number_text():
     assert number_text(0.5123, 0.4712, 0.5534) == "0.512 [0.47, 0.55]"
     assert number_text(s.mean, s.low, s.high) == "15.1 [13.8, 16.5]"   # 15.125 ± 3.182 × 0.854 / 2
     assert number_text(0.8, None, None) == "0.800" and number_text(None) == "n/a"
+
+
+def test_a_games_derived_metric_gets_the_image_of_its_rates_interval():
+    """Awimbawé's round-1 leader balance is a function of a stored rate: its interval is the
+    rate's Wilson interval mapped through it (1 at the top when the rate's covers ½)."""
+    from kiwara_designer.lab.ties import interval_of
+    rate = _rate(30, 40)                                    # 0.750 [0.598, 0.858]
+    r = RankedExperiment(1, "awimbawe", "deals", {}, "classic", "random,random", 40, 0.5,
+                         {"round1_leader_balance": 0.5}, {"round1_leader_match_win_rate": rate})
+    value, low, high = interval_of(r, "round1_leader_balance")
+    assert value == 0.5
+    assert low == pytest.approx(1 - 2 * (rate["high"] - 0.5), abs=1e-6)
+    assert high == pytest.approx(1 - 2 * (rate["low"] - 0.5), abs=1e-2)
+
+
+def test_unmeasured_rows_are_left_out_of_the_group():
+    rows = [_row(1, {"skill_gap": _rate(9, 10)}), _row(2, {"skill_gap": _rate(8, 10)}),
+            RankedExperiment(3, "nogame", "setup 3", {}, "classic", "greedy,greedy", 40, 0.5,
+                             {"skill_gap": None}, {"skill_gap": None})]
+    group = tie_group(rows, "skill_gap")
+    assert group.tied == (True, True) and "z tests" in group.method
+
+
+def test_rates_of_a_race_are_drawn_at_their_game_counts():
+    from kiwara_designer.lab.report import funnel_svg
+    svg = funnel_svg([(32, 0.6, 0.42, 0.76), (2324, 0.5, 0.48, 0.52)], "first-player win rate")
+    assert svg.count("<circle") == 2 and "2,324 games" in svg and "32 games" in svg
+    assert "games played (log scale)" in svg

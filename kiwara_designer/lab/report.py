@@ -358,6 +358,7 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
     ordered = sorted(rows, key=lambda r: (r.values.get(by) is None, -(r.values.get(by) or 0),
                                           -r.score, r.setup_id))
     shown = ordered[:top]
+    from .homogeneity import noun_of
     from .ties import tie_group
     ties = tie_group(ordered, by)
     setups = {r.setup: game.setup_from_key(r.setup) for r in rows}
@@ -370,7 +371,7 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
            f"the {html.escape(game.setup_noun)}s: "
            f"{html.escape(', '.join(sorted(game.setup_text(s) for s in setups.values())))}. "
            f"Rates with 95 % Wilson intervals.</p>",
-           tie_note(ties, "experiment"),
+           tie_note(ties, noun_of(ordered) if ordered else "experiment"),
            "<div class=scroll><table><tr><th>#</th><th>=</th>"
            + (f"<th>{html.escape(game.setup_noun)}</th>" if drawn else "")
            + "<th>variant</th><th>rules</th>"

@@ -130,7 +130,8 @@ def format_ranking(rows: Sequence, by: str, game: Game | None = None,
     names = {r.game for r in rows}
     game = _known(names.pop(), game) if len(names) == 1 else None
     columns = [game.rank_columns(game.setup_from_key(r.setup)) for r in rows] if game else []
-    noun = "experiment"
+    from .homogeneity import noun_of
+    noun = noun_of(rows) if rows else "experiment"
     if columns and all(columns):
         noun = game.setup_noun
         ident = max(6, len(noun))

@@ -13,8 +13,8 @@ The **leading tie group** of a ranking is the experiments that cannot be told fr
   Holm-adjusted over the comparisons (Holm 1979); tied when the adjusted p ≥ 0.05;
 - a mean stored with n, mean and sd (margin, decisiveness, …): Welch's t test against the best
   (Welch–Satterthwaite degrees of freedom, rounded down), Holm-adjusted likewise;
-- any other number with an interval (balance, a game's derived metric): tied when its 95 %
-  interval overlaps the best one's. Overlap is a conservative screen, not a test: two
+- any other number with an interval (balance; a game's metric derived from a rate, whose
+  interval is the image of the rate's): tied when its 95 % interval overlaps the best one's. Overlap is a conservative screen, not a test: two
   intervals can overlap while a test would separate the values;
 - the layout score (a point summary): the group is formed on balance, its dominant term.
 
@@ -42,7 +42,26 @@ def interval_of(r, name: str) -> tuple[float, float | None, float | None] | None
     if isinstance(stored, dict) and stored.get("low") is not None \
             and stored.get("high") is not None:
         return value, stored["low"], stored["high"]
-    return value, None, None
+    mapped = _derived_interval(r, name) if name != "score" else None
+    return (value, *mapped) if mapped is not None else (value, None, None)
+
+
+def _derived_interval(r, name: str, points: int = 200) -> tuple[float, float] | None:
+    """A game's metric computed from one of its rates (Awimbawé's round-1 leader balance): the
+    image of the rate's Wilson interval under the game's function, by its range over a grid of
+    the interval (a confidence set for the function of the rate, as balance's is)."""
+    from .homogeneity import _game_source
+    found = _game_source([r], name)
+    if found is None:
+        return None
+    source, fn = found
+    stored = r.metrics.get(source)
+    if not (isinstance(stored, dict) and stored.get("low") is not None):
+        return None
+    low, high = stored["low"], stored["high"]
+    grid = [fn(low + (high - low) * i / points) for i in range(points + 1)]
+    grid = [g for g in grid if g is not None]
+    return (min(grid), max(grid)) if grid else None
 
 
 def _rate(stored) -> bool:
@@ -95,10 +114,11 @@ class TieGroup:
 def tie_group(rows: Sequence, by: str) -> TieGroup | None:
     """The leading tie group of ``rows`` (ranked best first by ``by``); None if there are no
     rows or the best has no value."""
-    rows = [r for r in rows if r.games]
+    metric = "balance" if by == "score" else by
+    # the unmeasured (no games; a skill gap without skill games) are ranked last: left out
+    rows = [r for r in rows if r.games and interval_of(r, metric) is not None]
     if not rows:
         return None
-    metric = "balance" if by == "score" else by
     best = rows[0]
     stored = [r.metrics.get(metric) for r in rows]
     if all(_rate(s) for s in stored):

@@ -97,6 +97,8 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     group = json.loads(ranked.stdout)["tie_group"]
     assert group["metric"] == "balance" and group["of"] == 2
     assert group["size"] == sum(r["tied_with_best"] for r in rows)
+    first = rows[0]["interval"]
+    assert first["metric"] == "balance" and first["low"] <= first["value"] <= first["high"]
     assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical_game().rows,
                                                 load_layout("president").canonical_game().rows}
     assert len(list((tmp_path / "best").glob("*.txt"))) == 2

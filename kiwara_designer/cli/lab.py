@@ -19,16 +19,22 @@ def _ranked_json(rank: int, r, ties=None) -> dict:
     """A ranked experiment as rank --json has shown it since it ranked only Kiwara's layouts:
     the setup's id as ``layout_id``, and a layout's rows, river segments and size mix (None for
     a setup of another game); ``tied_with_best``: whether it is in the leading tie group
-    ``ties`` (:mod:`kiwara_designer.lab.ties`)."""
+    ``ties`` (:mod:`kiwara_designer.lab.ties`), and ``interval`` the 95 % interval of the
+    metric the group was formed on (low and high None where it has none)."""
+    from ..lab.ties import interval_of
     layout = r.game == "kiwara"
     tied = ties is not None and rank <= len(ties.tied) and ties.tied[rank - 1]
+    metric = ties.metric if ties is not None else None
+    found = interval_of(r, metric) if metric else None
     return {"rank": rank, "layout_id": r.setup_id,
             "rows": r.setup.split("\n") if layout else None,
             "variant": r.variant, "agents": r.agents, "games": r.games,
             "rivers": r.descriptors["rivers"] if layout else None,
             "size_mix": r.descriptors["size_mix"] if layout else None, "score": r.score,
             "values": r.values, "game": r.game, "setup": r.setup,
-            "rules": json.loads(r.variant_rules), "tied_with_best": tied}
+            "rules": json.loads(r.variant_rules), "tied_with_best": tied,
+            "interval": None if found is None else dict(zip(("metric", "value", "low", "high"),
+                                                             (metric, *found)))}
 
 
 @click.command()

@@ -118,7 +118,9 @@ def test_sweep_plays_every_combination_once_and_ranks_them(run, tmp_path):
     head = next(i for i, line in enumerate(lines) if line.startswith("rank "))
     assert any("round1_leader_balance (chi2 = " in line for line in lines[1:head])
     assert "round1_leader_balance" in lines[head]
-    assert sorted(line.split(", ", 2)[2] for line in lines[head + 1:head + 5]) == [
+    # (after the rates' intervals, "0.500 [0.15, 0.85]", the game's name and setup)
+    assert sorted(line.split("awimbawe: ", 1)[1].split(", ", 2)[2]
+                  for line in lines[head + 1:head + 5]) == [
         "eagle_may_flee=false", "eagle_may_flee=false hyenas_to_lose=3",
         "hyenas_to_lose=3", "the game's defaults"]
     again = run(*SWEEP, "--games", "6", "-j", "2", "--db", db, "--json")

@@ -229,7 +229,8 @@ def test_rank_leads_with_verdicts_that_agree_with_their_p_values(run, tmp_path):
         tested = json.loads(run("rank", "--db", db, "--by", by, "--json").stdout)["homogeneity"]
         head = next(i for i, line in enumerate(text) if line.startswith("rank "))
         lead = text[:head]
-        assert len(text) - head == 4            # the top 3, but tested on all 6
+        # the top 3, but tested on all 6; then the tie group's line and the intervals' line
+        assert len(text) - head == 6 and text[-1].startswith("intervals: 95 %")
         verdicts = [line for line in lead if line.startswith("these 6 layouts")]
         # the lines' metrics lead the JSON's, which go on with every metric that can be tested
         assert [line.split(" (")[0].rsplit(" on ", 1)[1] for line in verdicts] == list(

@@ -79,16 +79,18 @@ def test_setups_are_stored_under_the_game_with_its_descriptors(piles):
 
 
 def test_ranking_shows_the_games_columns_under_its_noun(piles):
-    header, *lines = piles["ranking"].splitlines()
-    assert header == "rank  pile    score      balance 1st win  games stones"
+    header, *lines, ties, intervals = piles["ranking"].splitlines()
+    assert header.split() == ["rank", "=", "pile", "score", "balance", "1st", "win", "games",
+                              "stones"]
     # with greedy opening, a multiple of 4 is lost by the first player: the least balanced last
-    assert lines[-1].startswith("   3  #2  ") and lines[-1].endswith("      8      8")
-    assert all(line.split()[1].startswith("#") for line in lines)
+    assert lines[-1][:4] == "   3" and lines[-1][7:].startswith("#2  ") and lines[-1].endswith("      8      8")
+    assert all(line[7:].split()[0].startswith("#") for line in lines)
+    assert "piles" in ties and intervals.startswith("intervals: 95 %")
 
 
 def test_ranking_without_the_game_shows_its_name_and_setup_keys(piles):
     # rank over a store whose game this kiwara does not know: the rows say what is stored
-    header, *lines = piles["mixed"].splitlines()
+    header, *lines, _, _ = piles["mixed"].splitlines()
     assert header.endswith("games  game: setup, agents, rules played")
     assert sorted(line.split("  take-away: ")[1] for line in lines) == [
         f"{n}, greedy,random, the game's defaults" for n in (5, 8, 9)]

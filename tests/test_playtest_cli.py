@@ -93,6 +93,12 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     assert ranked.exit_code == 0, ranked.output
     rows = json.loads(ranked.stdout)["ranking"]
     assert [r["rank"] for r in rows] == [1, 2] and rows[0]["score"] >= rows[1]["score"]
+    assert rows[0]["tied_with_best"] is True and isinstance(rows[1]["tied_with_best"], bool)
+    group = json.loads(ranked.stdout)["tie_group"]
+    assert group["metric"] == "balance" and group["of"] == 2
+    assert group["size"] == sum(r["tied_with_best"] for r in rows)
+    first = rows[0]["interval"]
+    assert first["metric"] == "balance" and first["low"] <= first["value"] <= first["high"]
     assert {tuple(r["rows"]) for r in rows} == {load_layout("classic").canonical_game().rows,
                                                 load_layout("president").canonical_game().rows}
     assert len(list((tmp_path / "best").glob("*.txt"))) == 2
@@ -114,7 +120,11 @@ def test_sweep_rank_export_and_report(run, tmp_path):
     table = run("rank", "--db", db, "--by", "lead_changes", "--top", "1")
     lines = table.output.strip().splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("rank "))
-    assert table.exit_code == 0 and len(lines) - head == 2
+    # the one row shown, the tie group's line and what the intervals are
+    assert table.exit_code == 0 and len(lines) - head == 4
+    assert lines[head + 1].split()[1] == "=" and "cannot be told from the best" in lines[-2] \
+        or "told apart from the other" in lines[-2]
+    assert lines[-1].startswith("intervals: 95 %")
     # led by whether the two layouts differ at all on the ranking metric and the first-player
     # rate, each line's verdict agreeing with its p-value
     assert [line.split(" (")[0].rsplit(" on ", 1)[1] for line in lines[:2]] == [

@@ -157,22 +157,57 @@ def test_integer_bins_hold_one_width_of_whole_numbers():
 
 def test_rate_bins_centre_a_fair_rate_in_its_bar():
     from kiwara_designer.lab.report import rate_bins
-    # 20 games: one bar per possible rate k/20, width 0.05, one centred on 0.5
-    lo, hi, bins = rate_bins([0.5, 0.45], [20, 20])
-    assert (bins, (hi - lo) / bins) == (21, pytest.approx(0.05))
-    assert lo + 10.5 * 0.05 == pytest.approx(0.5)
-    # 200 games: 201 possible rates grouped 5 by 5, still centred on 0.5
+    # 20 games: one bar per possible rate k/20 over the rates' span, width 0.05, one on 0.5
+    lo, hi, bins = rate_bins([0.5, 0.45, 0.3], [20, 20, 20])
+    assert (bins, (hi - lo) / bins) == (5, pytest.approx(0.05))
+    assert (lo, hi) == (pytest.approx(0.275), pytest.approx(0.525))
+    # 200 games, one rate: one bar of one possible value, centred on 0.5
     lo, hi, bins = rate_bins([0.5], [200])
-    width = (hi - lo) / bins
-    assert width == pytest.approx(0.025) and bins <= 41
-    assert ((0.5 - lo) / width) % 1 == pytest.approx(0.5)
+    assert bins == 1 and (lo + hi) / 2 == pytest.approx(0.5)
     # a draw makes half wins: 10.5/20 is a possible value and gets its own bar
     lo, hi, bins = rate_bins([0.525], [20])
     assert (hi - lo) / bins == pytest.approx(0.025)
     # every possible rate sits in the middle of a bar, never on an edge
-    lo, hi, bins = rate_bins([0.5], [32])
+    for rates in ([k / 32 for k in range(11, 22)], [k / 32 for k in range(33)] * 3):
+        lo, hi, bins = rate_bins(rates, [32] * len(rates))
+        width = (hi - lo) / bins
+        if len(rates) == 11:                                   # few values: one bar each
+            assert bins == 11 and all(0.4 < ((r - lo) / width) % 1 < 0.6 for r in rates)
+        else:                                                  # bars of an odd number of them
+            assert bins < 33 and all(0.05 < ((r - lo) / width) % 1 < 0.95 for r in rates)
+
+
+def test_rate_bins_follow_the_data_at_any_number_of_games():
+    """At 4,000 games a layout rates take 4,001 values: the bars follow the rates' spread
+    (Freedman–Diaconis, in whole possible values), not one bar per 1/40 of [0, 1] that would put
+    every layout in two bars."""
+    import random
+    from kiwara_designer.lab.report import freedman_diaconis, rate_bins
+    rng = random.Random(1)
+    rates = [round(rng.gauss(0.5, 0.008) * 4000) / 4000 for _ in range(40)]
+    lo, hi, bins = rate_bins(rates, [4000] * 40)
     width = (hi - lo) / bins
-    assert all(0.2 < ((k / 32 - lo) / width) % 1 < 0.8 for k in range(33))
+    assert 5 <= bins <= 40
+    assert lo <= min(rates) and max(rates) <= hi and hi - lo < 0.1
+    assert (width * 4000) == pytest.approx(round(width * 4000))       # whole possible values
+    assert round(width * 4000) % 2 == 1
+    assert width >= freedman_diaconis(rates) - 1e-12
+    assert ((0.5 - lo) / width) % 1 == pytest.approx(0.5)
+    # capped: a wide spread of many-valued rates never gets more than `most` bars
+    wide = [rng.random() for _ in range(500)]
+    assert rate_bins([round(r * 4000) / 4000 for r in wide], [4000] * 500)[2] <= 40
+
+
+def test_integer_bins_widen_with_few_values():
+    from kiwara_designer.lab.report import integer_bins
+    few = [-31, -9, -3, 1, 5, 11, 27]                       # 7 margins: few wide bars
+    lo, hi, bins = integer_bins(min(few), max(few), values=few)
+    assert bins <= 6 and ((hi - lo) // bins) % 2 == 0
+    import random
+    rng = random.Random(2)                                   # thousands: narrow bars
+    many = [2 * round(rng.gauss(0, 18) / 2) + 1 for _ in range(5000)]
+    lo, hi, bins = integer_bins(min(many), max(many), values=many)
+    assert 20 < bins <= 40 and (hi - lo) // bins <= 4
 
 
 def test_report_table_scrolls_without_wrapping_and_shows_each_boards_rows(report_html):
@@ -207,6 +242,10 @@ def test_report_has_a_racing_section(tmp_path):
     fewest = sum(g == min(games) for g in games)
     assert (f"{fewest} of {len(LAYOUTS)} played the fewest, {min(games):,}; the named ones "
             f"{named[0]:,} " in section)
+    # the setups' table above lists each rate with its interval and its game count, so rates
+    # of 8 games and of many do not look equally certain
+    table = page.split("<h2>Races</h2>")[0]
+    assert table.count('<span class="note">[') >= 2 and "<th>games</th>" in table
 
 
 def test_games_spent_caption_of_a_race_stopped_by_its_budget():

@@ -15,18 +15,26 @@ from ..core.numbers import plural
 from ..lab.metrics import all_metric_names
 
 
-def _ranked_json(rank: int, r) -> dict:
+def _ranked_json(rank: int, r, ties=None) -> dict:
     """A ranked experiment as rank --json has shown it since it ranked only Kiwara's layouts:
     the setup's id as ``layout_id``, and a layout's rows, river segments and size mix (None for
-    a setup of another game)."""
+    a setup of another game); ``tied_with_best``: whether it is in the leading tie group
+    ``ties`` (:mod:`kiwara_designer.lab.ties`), and ``interval`` the 95 % interval of the
+    metric the group was formed on (low and high None where it has none)."""
+    from ..lab.ties import interval_of
     layout = r.game == "kiwara"
+    tied = ties is not None and rank <= len(ties.tied) and ties.tied[rank - 1]
+    metric = ties.metric if ties is not None else None
+    found = interval_of(r, metric) if metric else None
     return {"rank": rank, "layout_id": r.setup_id,
             "rows": r.setup.split("\n") if layout else None,
             "variant": r.variant, "agents": r.agents, "games": r.games,
             "rivers": r.descriptors["rivers"] if layout else None,
             "size_mix": r.descriptors["size_mix"] if layout else None, "score": r.score,
             "values": r.values, "game": r.game, "setup": r.setup,
-            "rules": json.loads(r.variant_rules)}
+            "rules": json.loads(r.variant_rules), "tied_with_best": tied,
+            "interval": None if found is None else dict(zip(("metric", "value", "low", "high"),
+                                                             (metric, *found)))}
 
 
 @click.command()
@@ -68,6 +76,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     from ..lab import open_store
     from ..lab.homogeneity import lead_lines, ranking_json
     from ..lab.text import format_ranking
+    from ..lab.ties import tie_group
     from ..printing import Paper, PrintOptions
 
     if paper and not export_dir:
@@ -86,13 +95,18 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
         stored = sorted({r.game for r in store.ranked()}) if not rows else []
     if not rows and stored and not everything:
         _refuse_foreign_metric(db, by, stored)
+    ties = tie_group(ranked_all, by)     # against every experiment ranked, not only the top
     if as_json:
-        click.echo(json.dumps({"ranking": [_ranked_json(i, r) for i, r in enumerate(rows, 1)],
+        click.echo(json.dumps({"ranking": [_ranked_json(i, r, ties)
+                                           for i, r in enumerate(rows, 1)],
+                               "tie_group": None if ties is None else {
+                                   "metric": ties.metric, "method": ties.method,
+                                   "size": ties.size, "of": len(ties.tied)},
                                "homogeneity": ranking_json(ranked_all, by)}, indent=2))
     elif rows:
         for line in lead_lines(ranked_all, by):
             click.echo(line)
-        click.echo(format_ranking(rows, by))
+        click.echo(format_ranking(rows, by, ties=ties))
     elif everything:
         pairs = sorted({(r.variant, r.agents) for r in everything})
         wanted = " and ".join(f"{what} {value!r}" for what, value in

@@ -90,32 +90,75 @@ def histogram_svg(values: Sequence[float], lo: float, hi: float, bins: int, xlab
     return "".join(out)
 
 
-def integer_bins(low: float, high: float, most: int = 40) -> tuple[int, int, int]:
+def freedman_diaconis(values: Sequence[float]) -> float | None:
+    """The Freedman–Diaconis bin width 2·IQR·n^(−1/3) of ``values`` (Freedman & Diaconis 1981),
+    quartiles by linear interpolation; None with fewer than 4 values or no spread between the
+    quartiles."""
+    xs = sorted(values)
+    n = len(xs)
+    if n < 4:
+        return None
+
+    def quantile(q: float) -> float:
+        at = q * (n - 1)
+        i = int(at)
+        return xs[i] + (xs[min(i + 1, n - 1)] - xs[i]) * (at - i)
+    iqr = quantile(0.75) - quantile(0.25)
+    return 2 * iqr * n ** (-1 / 3) if iqr > 0 else None
+
+
+def integer_bins(low: float, high: float, most: int = 40,
+                 values: Sequence[float] | None = None) -> tuple[int, int, int]:
     """(lo, hi, bins) for integer data: bins of an even whole width aligned on even numbers, so
     every bin holds as many odd and even values — classic margins are all odd, and bins of
-    uneven width would make a comb of alternating bars."""
+    uneven width would make a comb of alternating bars. The width is the smallest such that
+    fits [low, high] in ``most`` bins, or, given the ``values``, their Freedman–Diaconis width
+    if that is wider: few values get few, wide bars, many values narrow ones."""
     lo = math.floor(low)
     lo -= lo % 2
     hi = math.floor(high) + 1
     width = max(2, math.ceil((hi - lo) / most))
+    fd = freedman_diaconis(values) if values is not None else None
+    if fd is not None:
+        width = max(width, math.ceil(fd))
     width += width % 2
     bins = max(1, math.ceil((hi - lo) / width))
     return lo, lo + bins * width, bins
 
 
-def rate_bins(rates: Sequence[float], games: Sequence[int], most: int = 40
+def rate_bins(rates: Sequence[float], games: Sequence[int], most: int = 40, few: int = 12
               ) -> tuple[float, float, int]:
-    """(lo, hi, bins) for rates measured on ``games`` games each: one bin per value a rate can
-    take (k / n, or k / 2n when a draw made a half win), or per few such values when there are
-    more than ``most``, laid out so a bin is centred on ½: a fair setup falls in the middle of a
-    bar, not on the edge between two. With unequal game counts, n is the most common one."""
+    """(lo, hi, bins) for rates measured on ``games`` games each, over the span of the rates
+    (and ½), laid out so a bin is centred on ½: a fair setup falls in the middle of a bar, not
+    on the edge between two. One bin per value a rate can take (k / n, or k / 2n when a draw
+    made a half win) when the span holds at most ``few`` of them (few games a setup); otherwise
+    the Freedman–Diaconis width of the rates rounded up to an odd number of such values (so no
+    value falls on an edge), and never more than ``most`` bins — at 4,000 games a layout the
+    rates' spread sets the bars, not the game count. With unequal game counts (a race), n is
+    the most common one."""
     n = max(set(games), key=list(games).count) if games else 20
     unit = 1 / n
     if any(abs(r * n - round(r * n)) > 1e-9 for r in rates):
         unit /= 2                                   # half wins (draws)
-    width = unit * math.ceil((1 / unit) / most)
-    half_span = (math.ceil(0.5 / width - 1e-9) + 0.5) * width
-    return 0.5 - half_span, 0.5 + half_span, round(2 * half_span / width)
+    if not rates:
+        width = unit * math.ceil((1 / unit) / most)
+        half_span = (math.ceil(0.5 / width - 1e-9) + 0.5) * width
+        return 0.5 - half_span, 0.5 + half_span, round(2 * half_span / width)
+    lo, hi = min(min(rates), 0.5), max(max(rates), 0.5)
+    width = unit
+    if (hi - lo) / unit + 1 > few:
+        fd = freedman_diaconis(rates) or 0.0
+        m = max(math.ceil(fd / unit - 1e-9), math.ceil((hi - lo) / unit / most), 1)
+        width = unit * (m + 1 - m % 2)                    # odd: values stay off the edges
+    first = math.floor((lo - 0.5) / width + 0.5 + 1e-9)
+    last = math.floor((hi - 0.5) / width + 0.5 + 1e-9)
+    bins = last - first + 1
+    while bins > most:                               # rounding left one too many
+        width += 2 * unit
+        first = math.floor((lo - 0.5) / width + 0.5 + 1e-9)
+        last = math.floor((hi - 0.5) / width + 0.5 + 1e-9)
+        bins = last - first + 1
+    return 0.5 + (first - 0.5) * width, 0.5 + (last + 0.5) * width, bins
 
 
 def scatter_svg(points: Sequence[tuple[float, float]], xlabel: str, ylabel: str) -> str:
@@ -132,6 +175,39 @@ def scatter_svg(points: Sequence[tuple[float, float]], xlabel: str, ylabel: str)
     means = sorted((x, sum(y for px, y in points if px == x) / xs.count(x)) for x in set(xs))
     path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in means)
     out.append(f'<polyline points="{path}" fill="none" stroke="#c0392b" stroke-width="1.5"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def funnel_svg(points: Sequence[tuple[int, float, float, float]], ylabel: str,
+               marker: float | None = 0.5) -> str:
+    """Rates drawn with their game counts: one point per setup at (games, rate) on a log scale
+    of games, with its 95 % interval as a vertical bar, so a rate of few games shows as the
+    uncertain one it is (a race's layouts played 32 games and 2,000 side by side)."""
+    if not points:
+        return histogram_svg([], 0, 1, 1, "games")
+    games = [g for g, *_ in points]
+    x0 = math.log10(max(1, min(games)) / 1.5)
+    x1 = math.log10(max(games) * 1.5)
+    y0 = min(0.0, min(lo for *_, lo, _ in points))
+    y1 = max(1.0, max(hi for *_, hi in points))
+    decades = [10 ** e for e in range(math.floor(x0), math.ceil(x1) + 1)]
+    marks = [d * m for d in decades for m in (1, 2, 5) if x0 <= math.log10(d * m) <= x1]
+    out, sx, sy = _axes(x0, x1, y0, y1, "games played (log scale)", ylabel, [], ticks(y0, y1))
+    for t in marks:
+        x = sx(math.log10(t))
+        out.append(f'<line x1="{x:.1f}" y1="{sy(y0):.1f}" x2="{x:.1f}" y2="{sy(y0) + 4:.1f}" '
+                   f'stroke="{INK}"/><text x="{x:.1f}" y="{sy(y0) + 14:.1f}" '
+                   f'text-anchor="middle">{t:,g}</text>')
+    if marker is not None:
+        out.append(f'<line x1="{MARGIN_L}" y1="{sy(marker):.1f}" x2="{PLOT_W - MARGIN_R}" '
+                   f'y2="{sy(marker):.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>')
+    for g, value, low, high in points:
+        x = sx(math.log10(max(g, 1)))
+        out.append(f'<line x1="{x:.1f}" y1="{sy(low):.1f}" x2="{x:.1f}" y2="{sy(high):.1f}" '
+                   f'stroke="#5b8fc7" stroke-opacity="0.6"/><circle cx="{x:.1f}" '
+                   f'cy="{sy(value):.1f}" r="2.5" fill="#2b5f97"><title>{value:.3f} '
+                   f'[{low:.3f}, {high:.3f}], {g:,} games</title></circle>')
     out.append("</svg>")
     return "".join(out)
 
@@ -162,6 +238,36 @@ def interval_cell(metric: dict | None) -> str:
     if value is None:
         return "–"
     return f'{value:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
+
+
+def value_cell(r: RankedExperiment, name: str, digits: int = 3) -> str:
+    """``name`` of the ranked experiment ``r`` with its 95 % interval when the lab has one
+    (:func:`.ties.interval_of`), the bare value otherwise (the score: a point summary)."""
+    from .ties import interval_of
+    found = interval_of(r, name)
+    if found is None:
+        return "–"
+    value, low, high = found
+    if low is None:
+        return f"{value:.{digits}f}"
+    inner = max(digits - 1, 1)
+    return (f'{value:.{digits}f} <span class="note">[{low:.{inner}f}, {high:.{inner}f}]'
+            "</span>")
+
+
+def tie_cell(ties, i: int) -> str:
+    """``=`` for the ``i``-th row (from 1) of a ranking when it is in the leading tie group."""
+    return "=" if ties is not None and i <= len(ties.tied) and ties.tied[i - 1] else ""
+
+
+def tie_note(ties, noun: str) -> str:
+    """A paragraph saying what the ``=`` column means and how the group was formed."""
+    if ties is None or len(ties.tied) < 2:
+        return ""
+    return (f'<p class="note">=: the {ties.size} of {len(ties.tied)} {html.escape(noun)}s that '
+            f"cannot be told from the best on {html.escape(ties.metric)} "
+            f"({html.escape(ties.method)}). Numbers with their 95 % interval in brackets; the "
+            f"score is a point summary, without one.</p>")
 
 
 def games_spent_caption(arms: list[dict], named: set, noun: str) -> str:
@@ -252,6 +358,9 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
     ordered = sorted(rows, key=lambda r: (r.values.get(by) is None, -(r.values.get(by) or 0),
                                           -r.score, r.setup_id))
     shown = ordered[:top]
+    from .homogeneity import noun_of
+    from .ties import tie_group
+    ties = tie_group(ordered, by)
     setups = {r.setup: game.setup_from_key(r.setup) for r in rows}
     pictures = [game.setup_picture(setups[r.setup]) for r in shown]
     drawn = any(p is not None for p in pictures)
@@ -262,7 +371,8 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
            f"the {html.escape(game.setup_noun)}s: "
            f"{html.escape(', '.join(sorted(game.setup_text(s) for s in setups.values())))}. "
            f"Rates with 95 % Wilson intervals.</p>",
-           "<div class=scroll><table><tr><th>#</th>"
+           tie_note(ties, noun_of(ordered) if ordered else "experiment"),
+           "<div class=scroll><table><tr><th>#</th><th>=</th>"
            + (f"<th>{html.escape(game.setup_noun)}</th>" if drawn else "")
            + "<th>variant</th><th>rules</th>"
            f"<th>agents</th><th>games</th><th>{html.escape(by)}</th><th>score</th>"
@@ -270,12 +380,12 @@ def setups_section(game: Game, rows: Sequence[RankedExperiment], top: int) -> li
            + "".join(f"<th>{html.escape(m.label)}</th>" for m in own) + "</tr>"]
     for i, (r, picture) in enumerate(zip(shown, pictures), start=1):
         cells = "".join(f"<td>{interval_cell(r.metrics.get(m.name))}</td>" for m in own)
-        out.append(f"<tr><td>{i}</td>"
+        out.append(f"<tr><td>{i}</td><td>{tie_cell(ties, i)}</td>"
                    + (f"<td class=board>{picture or ''}</td>" if drawn else "")
                    + f"<td>{html.escape(r.variant)}</td>"
                    f"<td><code>{html.escape(rules_text(r.variant_rules))}</code></td>"
                    f"<td>{html.escape(r.agents)}</td><td>{r.games}</td>"
-                   f"<td>{fmt(r.values.get(by))}</td><td>{fmt(r.score)}</td>"
+                   f"<td>{value_cell(r, by)}</td><td>{fmt(r.score)}</td>"
                    f"<td>{interval_cell(r.metrics.get('first_player_win_rate'))}</td>{cells}</tr>")
     out.append("</table></div>")
     return out

@@ -110,18 +110,28 @@ def format_comparison(c: Comparison, title: str) -> str:
     return "\n".join(lines)
 
 
-def format_ranking(rows: Sequence, by: str, game: Game | None = None) -> str:
-    """Ranked experiments as a table: rank, score, the ranked metric, first-player win rate and
-    games, then the columns their game gives for its setups (``Game.rank_columns``, after an id
-    column headed by its ``setup_noun``) when every row is of one such game; otherwise the
-    game, setup, agents and rules played of each (``game``: the game of the rows if it is
-    not a registered one, such as a test's)."""
+def format_ranking(rows: Sequence, by: str, game: Game | None = None,
+                   ties: "TieGroup | None" = None) -> str:
+    """Ranked experiments as a table: rank, a ``=`` when the row cannot be told from the best
+    (the leading tie group, :mod:`.ties`; ``ties``: the group over every experiment ranked,
+    default: over ``rows``), score (a point summary), the ranked metric and the first-player
+    win rate with their 95 % intervals, games, then the columns their game gives for its setups
+    (``Game.rank_columns``, after an id column headed by its ``setup_noun``) when every row is
+    of one such game; otherwise the game, setup, agents and rules played of each (``game``:
+    the game of the rows if it is not a registered one, such as a test's). A closing line says
+    how the tie group was formed and that the score has no interval."""
     from .report import rules_text
+    from .ties import tie_group
     shown = by if by != "score" else "balance"
-    width = max(12, len(shown))
+    ties = ties if ties is not None else tie_group(rows, by)
+    numbers = [_ranked_numbers(r, shown) for r in rows]
+    width = max([len(shown)] + [len(n[0]) for n in numbers])
+    first_width = max([7] + [len(n[1]) for n in numbers])
     names = {r.game for r in rows}
     game = _known(names.pop(), game) if len(names) == 1 else None
     columns = [game.rank_columns(game.setup_from_key(r.setup)) for r in rows] if game else []
+    from .homogeneity import noun_of
+    noun = noun_of(rows) if rows else "experiment"
     if columns and all(columns):
         noun = game.setup_noun
         ident = max(6, len(noun))
@@ -134,12 +144,17 @@ def format_ranking(rows: Sequence, by: str, game: Game | None = None) -> str:
         tail_head = "  game: setup, agents, rules played"
         tails = [f"  {r.game}: {_setup_text(r, game)}, {r.agents}, "
                  f"{rules_text(r.variant_rules)}" for r in rows]
-    lines = [f"{'rank':>4}  {head}{'score':>6} {shown:>{width}} {'1st win':>7} {'games':>6}"
-             f"{tail_head}"]
-    for i, (r, ident_text, tail) in enumerate(zip(rows, ids, tails), start=1):
-        shown_text, first_text, score_text = _ranked_numbers(r, shown, width)
-        lines.append(f"{i:>4}  {ident_text}{score_text:>6} {shown_text} {first_text:>7} "
-                     f"{r.games:>6}{tail}")
+    lines = [f"{'rank':>4} = {head}{'score':>6} {shown:<{width}} {'1st win':<{first_width}} "
+             f"{'games':>6}{tail_head}"]
+    for i, (r, ident_text, tail, (shown_text, first_text, score_text)) in enumerate(
+            zip(rows, ids, tails, numbers), start=1):
+        mark = "=" if ties is not None and i <= len(ties.tied) and ties.tied[i - 1] else " "
+        lines.append(f"{i:>4} {mark} {ident_text}{score_text:>6} {shown_text:<{width}} "
+                     f"{first_text:<{first_width}} {r.games:>6}{tail}")
+    if ties is not None and ties.line(noun):
+        lines.append(ties.line(noun))
+    lines.append("intervals: 95 % (Wilson for rates, Student t for means, balance mapped from "
+                 "the first-player rate's); the score is a point summary without one")
     return "\n".join(lines)
 
 
@@ -164,14 +179,15 @@ def _key_words(game: Game, setup) -> str:
     return " ".join(game.setup_key(setup).split())
 
 
-def _ranked_numbers(r, shown: str, width: int = 12) -> tuple[str, str, str]:
-    """The ranked value, the first-player win rate and the score, as text (``n/a`` for an
-    experiment registered by a sweep stopped before its first game: no metrics yet)."""
-    value = r.values.get(shown)
-    shown_text = (f"{value:{width}.3f}" if isinstance(value, (int, float))
-                  else f"{'n/a':>{width}}")
-    first = r.values.get("first_player_win_rate")
-    first_text = "n/a" if first is None else format(first, "7.3f")
+def _ranked_numbers(r, shown: str) -> tuple[str, str, str]:
+    """The ranked value and the first-player win rate with their 95 % intervals, and the score,
+    as text (``n/a`` for an experiment registered by a sweep stopped before its first game: no
+    metrics yet)."""
+    from .ties import interval_of, number_text
+    value = interval_of(r, shown)
+    shown_text = number_text(*value) if value is not None else "n/a"
+    first = interval_of(r, "first_player_win_rate")
+    first_text = number_text(*first) if first is not None else "n/a"
     score_text = "n/a" if r.score is None else format(r.score, "6.3f")
     return shown_text, first_text, score_text
 

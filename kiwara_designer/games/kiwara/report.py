@@ -10,8 +10,8 @@ from typing import Sequence
 
 from ...core.game import Game
 from ...lab.report import (INK, MARGIN_B, MARGIN_R, MARGIN_T, PLOT_W, fmt, histogram_svg,
-                           integer_bins, interval_cell, race_section, rate_bins, scatter_svg,
-                           ticks)
+                           funnel_svg, integer_bins, race_section, rate_bins, scatter_svg,
+                           tie_cell, tie_note, ticks, value_cell)
 from ...lab.store import RankedExperiment, Store
 
 
@@ -104,35 +104,55 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
             f'{len(rows)} layout summaries ({", ".join(html.escape(f"variant {v}, agents {a}") for v, a in pairings) or "none"}). '
             f'Generated {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}. '
             f'Intervals are 95 % (Wilson for rates, Student t for means).</p>']
+    from ...lab.ties import tie_group
+    ties = tie_group(rows, "score")
     body.append(f"<h2>Top {min(top, len(rows))} layouts by layout score</h2>")
-    body.append("<div class=scroll><table><tr><th>#</th><th>board</th><th>score</th><th>balance</th>"
+    body.append(tie_note(ties, "layout"))
+    body.append("<div class=scroll><table><tr><th>#</th><th>=</th><th>board</th><th>score</th>"
+                "<th>balance</th>"
                 "<th>1st-player win rate</th><th>mean margin</th><th>lead changes</th>"
                 "<th>decisiveness</th><th>skill gap</th><th>contested</th><th>rivers</th>"
                 "<th>sizes</th><th>games</th></tr>")
     for i, r in enumerate(rows[:top], start=1):
         m, v, shape = r.metrics, r.values, r.descriptors
         body.append(
-            f"<tr><td>{i}</td><td class=board>{game.setup_picture(game.setup_from_key(r.setup))}<br>"
+            f"<tr><td>{i}</td><td>{tie_cell(ties, i)}</td><td class=board>{game.setup_picture(game.setup_from_key(r.setup))}<br>"
             f'<span class="note">layout {r.setup_id}</span>'
             f'<pre class="rows">{html.escape(r.setup)}</pre></td>'
             f"<td>{r.score:.3f}</td>"
-            f"<td>{fmt(v.get('balance'))}</td><td>{interval_cell(m.get('first_player_win_rate'))}</td>"
-            f"<td>{fmt(v.get('score_margin'), 2)}</td><td>{fmt(v.get('lead_changes'), 2)}</td>"
-            f"<td>{fmt(v.get('decisiveness'))}</td><td>{interval_cell(m.get('skill_gap'))}</td>"
+            f"<td>{value_cell(r, 'balance')}</td>"
+            f"<td>{value_cell(r, 'first_player_win_rate')}</td>"
+            f"<td>{value_cell(r, 'score_margin', 2)}</td><td>{value_cell(r, 'lead_changes', 2)}</td>"
+            f"<td>{value_cell(r, 'decisiveness')}</td><td>{value_cell(r, 'skill_gap')}</td>"
             f"<td>{fmt(v.get('contestedness'))}</td><td>{shape['rivers']}</td>"
             f"<td>{html.escape(shape['size_mix'])}</td><td>{r.games}</td></tr>")
     body.append("</table></div>")
     body += race_section(store, game)
     body += explain_section(store, game.name)
     body.append("<h2>Distributions</h2><div class=plots>")
-    lo, hi, bins = rate_bins(first_rates, [r.games for r in rows
-                                           if r.values.get("first_player_win_rate") is not None])
+    counts = [r.games for r in rows if r.values.get("first_player_win_rate") is not None]
+    lo, hi, bins = rate_bins(first_rates, counts)
+    unequal = len(set(counts)) > 1
     body.append("<figure>" + histogram_svg(first_rates, lo, hi, bins, "first-player win rate",
                                            0.5) +
                 "<figcaption>First-player win rate across layouts, one bar per value the game "
-                "count allows (dashed: a fair 0.5, the centre of its bar).</figcaption></figure>")
+                "count allows, or per few when the rates spread over many (Freedman–Diaconis; "
+                "dashed: a fair 0.5, the centre of its bar)."
+                + (f" The layouts played different numbers of games ({min(counts):,}–"
+                   f"{max(counts):,}): a rate of few games is far less certain than one of "
+                   f"many, and the next plot draws each with its count and interval."
+                   if unequal else "") + "</figcaption></figure>")
+    if unequal:
+        points = [(r.games, m["value"], m["low"], m["high"]) for r in rows
+                  for m in [r.metrics.get("first_player_win_rate")]
+                  if isinstance(m, dict) and m.get("value") is not None]
+        body.append("<figure>" + funnel_svg(points, "first-player win rate") +
+                    "<figcaption>Each layout's first-player win rate at its game count, with "
+                    "its 95 % Wilson interval (dashed: 0.5). Layouts of a race played as many "
+                    "games as deciding them took: the short bars are the certain ones."
+                    "</figcaption></figure>")
     if margins:
-        lo, hi, bins = integer_bins(min(margins), max(margins))
+        lo, hi, bins = integer_bins(min(margins), max(margins), values=margins)
         body.append("<figure>" + histogram_svg(margins, lo, hi, bins, "score margin (first − second)",
                                                0) +
                     f"<figcaption>Final score margin of all {len(margins):,} games.</figcaption>"

@@ -184,7 +184,9 @@ def sweep_cmd(settings, variant_name, db, games, agents, seed, workers, skill, s
     click.echo(summary_line(summary, "variant", scheduler, "match", "matches"))
     for line in lead_lines(every, game.headline_metric):
         click.echo(line)
-    click.echo(format_ranking(ranked, game.headline_metric))
+    from ....lab.ties import tie_group
+    click.echo(format_ranking(ranked, game.headline_metric,
+                              ties=tie_group(every, game.headline_metric)))
     click.echo(f"{db}: {stored:,} matches stored in all; kiwara report --db {db} -o report.html "
                f"shows them")
 

@@ -159,16 +159,16 @@ def summarise(values: Sequence[float], within: tuple[float, float] | None = None
 
 def bounded_summary(values: Sequence[float], low: float, high: float) -> Summary:
     """Mean, sd and a 95 % interval of values bounded in [``low``, ``high``] (a paired change of
-    win rate, in [−1, 1]): the Wilson score interval of the rescaled mean, which uses the largest
-    variance a bounded variable of that mean can have. Unlike the t interval it is never of
-    width 0 when every value agrees (a card that changed no game of 4 pairs: [−0.70, 0.70], not
-    [0, 0]), and it stays inside the bounds. One value: no interval, as :func:`summarise`."""
-    plain = summarise(values)
-    if plain.n < 2:
+    win rate, in [−1, 1]): the t interval clipped to the bounds, except when every value agrees.
+    Then the sample sd is 0 and the t interval has width 0, which says nothing of the variance:
+    the Wilson score interval of the rescaled mean is given instead, which assumes the largest
+    variance a bounded variable of that mean can have (a card that changed no game of 4 pairs:
+    [−0.70, 0.70], not [0, 0]). One value: no interval, as :func:`summarise`."""
+    plain = summarise(values, (low, high))
+    if plain.n < 2 or plain.std:
         return plain
     span = high - low
-    share = (plain.mean - low) / span
-    lo, hi = wilson_interval(share * plain.n, plain.n)
+    lo, hi = wilson_interval((plain.mean - low) / span * plain.n, plain.n)
     return Summary(plain.n, plain.mean, plain.std, low + span * lo, low + span * hi)
 
 

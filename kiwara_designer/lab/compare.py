@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from ..core.game import Game
 from .matches import GameResult, Pairing, play_games
 from .metrics import Metrics, compute_metrics, first_player_value
-from ..core.stats import (Summary, TestResult, paired_t_test, sign_test, summarise,
+from ..core.stats import (Summary, TestResult, bounded_summary, paired_t_test, sign_test,
                           two_proportion_z_test)
 
 SIGNIFICANCE = 0.05
@@ -60,7 +60,7 @@ def compare_games(names: tuple[str, str], runs: tuple[Sequence[GameResult], Sequ
     return Comparison(
         names=names, metrics=metrics,
         win_rate_difference=(first[1].value or 0) - (first[0].value or 0),
-        win_rate_paired=summarise([b - a for a, b in values], (-1.0, 1.0)),
+        win_rate_paired=bounded_summary([b - a for a, b in values], -1.0, 1.0),
         win_rate_test=sign_test(*zip(*values)) if values else sign_test((), ()),
         win_rate_unpaired=two_proportion_z_test(first[1].successes, first[1].trials,
                                                 first[0].successes, first[0].trials),

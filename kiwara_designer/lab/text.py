@@ -99,8 +99,9 @@ def format_comparison(c: Comparison, title: str) -> str:
     verdict = "significant" if c.significant else "not significant"
     lines += [
         f"  first-player win rate {b} - {a}: {c.win_rate_difference:+.3f} "
-        + (f"[{_signed(c.win_rate_paired.low)}, {_signed(c.win_rate_paired.high)}] (paired t "
-           f"interval over {c.win_rate_paired.n} games); " if c.win_rate_paired.low is not None
+        + (f"[{_signed(c.win_rate_paired.low)}, {_signed(c.win_rate_paired.high)}] "
+           f"({'paired t interval' if c.win_rate_paired.std else 'every pair alike: Wilson interval'}"
+           f" over {c.win_rate_paired.n} games); " if c.win_rate_paired.low is not None
            else f"[n/a] (no t interval over {plural(c.win_rate_paired.n, 'game')}); ")
         + f"{t.name}: p = {_p_value(t.p_value)} ({verdict} at 0.05); {u.name}: "
         f"z = {_signed(u.statistic, 2)}, p = {_p_value(u.p_value)}",

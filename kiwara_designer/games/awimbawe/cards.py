@@ -66,13 +66,6 @@ def cards_of(mask: int) -> list[int]:
     return result
 
 
-def mask_of(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= BIT[c]
-    return mask
-
-
 def format_cards(cards) -> str:
     return " ".join(NAMES[c] for c in cards)
 

@@ -325,10 +325,11 @@ def format_ladder(ladder: Ladder, noun: str = "layout", unit: str = "games") -> 
     if ladder.fit.prior:
         lines.append("  (an agent won or lost every game linking it to others: one virtual "
                      "draw per pair keeps the ratings finite)")
-    lines.append(f"  {'agent':<{width}}  {'elo':>6}  {'95 % interval':<17}  {unit:>6}  score")
+    count = max(6, len(unit))
+    lines.append(f"  {'agent':<{width}}  {'elo':>6}  {'95 % interval':<17}  {unit:>{count}}  score")
     for r in ladder.ranked():
         lines.append(f"  {r.agent:<{width}}  {r.elo:+6.0f}  [{r.low:+6.0f}, {r.high:+6.0f}]  "
-                     f"{r.games:>6}  {r.score:g}")
+                     f"{r.games:>{count}}  {r.score:g}")
     labels = max(len(s) for s in ladder.setups)
     for agent in ladder.agents:
         lines.append(f"self-play {agent}:")

@@ -346,6 +346,9 @@ def format_ladder(ladder: Ladder, noun: str = "layout", unit: str = "games") -> 
         else:
             lines.append("  " + verdict("first_player_win_rate", h, noun))
     s = ladder.summary
+    where = (f"{s.workers} worker" + ("" if s.workers == 1 else "s")
+             if isinstance(s.workers, int) else s.workers)
     lines.append(f"{s.wanted:,} {unit} wanted: {s.already_stored:,} already stored, "
-                 f"{s.played:,} played in {s.seconds:.1f} s ({s.workers} workers)")
+                 + (f"{s.played:,} played in {s.seconds:.1f} s ({where})" if s.played
+                    else "nothing to play"))
     return "\n".join(lines)

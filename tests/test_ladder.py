@@ -137,3 +137,18 @@ def test_awimbawe_ladder_allows_the_cheating_reference(run):
     assert set(data["elo"]) == {"random", "greedy", "cheat-ismcts:3"}
     assert data["self_play"]["greedy"][0]["games"] == 2
     assert data["homogeneity"]["greedy"]["first_player_win_rate"]["p_value"] is None
+
+
+def test_dask_plays_the_same_ladder(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    from kiwara_designer.games.kiwara import load_layout
+    from kiwara_designer.lab.ladder import run_ladder
+    setups = [("classic", load_layout("classic"))]
+    local = run_ladder(setups, ["random", "greedy"], 4, seed=5, workers=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = run_ladder(setups, ["random", "greedy"], 4, seed=5, scheduler=client)
+    assert remote.pair_scores == local.pair_scores
+    assert remote.fit.ratings == local.fit.ratings
+    assert remote.summary.played == 12

@@ -11,9 +11,10 @@ import click
 
 from .play import VARIANT_HELP, _variant, awimbawe
 from ....core.numbers import plural
-from ....commands import (Real, Whole, agents_help, describe_playtest, lab_options,
+from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest, lab_options,
                           parse_settings, progress_bar, scheduler_option, skill_options,
-                          skill_pairing, stdin_once, summary_line, two_variants)
+                          skill_pairing, stdin_once, summary_line, two_variants,
+                          workers_option)
 
 # The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
@@ -236,3 +237,55 @@ def cards_cmd(output, variant_name, paper, crop_marks, bleed_mm, backs, gutter_m
     names = ", ".join("stdout" if f == "-" else f for f in files)
     click.echo(f"wrote {names}: {len(pages)} pages on {options.paper.name}, 30 cards of "
                f"63 × 88 mm and the rules, variant {variant.name}; print at 100 %", err=True)
+
+
+@awimbawe.command("ladder")
+@click.option("--agents", required=True, metavar="A,B,C…",
+              help="The agents of the round robin (two or more): " + agents_help("awimbawe")
+                   + "; cheat-ismcts:N is the strength reference.")
+@click.option("--games", "-n", type=Whole(1, MAX_GAMES), default=20, show_default=True,
+              help="Matches of every pairing (and of every agent's self-play).")
+@click.option("--seed", type=Whole(), default=0, show_default=True,
+              help="Master seed: match i of every pairing is seeded (and dealt) from (seed, i).")
+@click.option("--variant", "variant_name", help=VARIANT_HELP)
+@workers_option("Worker processes (default: number of cores, at most 4 per core).")
+@scheduler_option()
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="SQLite results database: the matches are stored like a sweep's and a "
+                   "killed ladder resumes (default: a temporary one).")
+@click.option("--json", "as_json", is_flag=True, help="Elo and self-play as JSON.")
+def ladder_cmd(agents, games, seed, variant_name, workers, scheduler, db, as_json) -> None:
+    """Rate agents: a round robin of matches with Elo ratings and each agent's self-play.
+
+    Every pair of agents plays --games seat-swapped matches (dealt from the seeds), and every
+    agent plays itself as many. Elo ratings come from a Bradley-Terry maximum-likelihood fit
+    (draws half a win; mean rating 0) with 95 % intervals from the Fisher information; each
+    agent's self-play gives the first seat's match win rate and margin.
+
+    \b
+    Examples:
+      kiwara awimbawe ladder --agents random,greedy,ismcts:50 --games 40
+      kiwara awimbawe ladder --agents greedy,ismcts:50,cheat-ismcts:50 --db ladder.sqlite --json
+    """
+    from ....lab.ladder import format_ladder, run_ladder
+
+    stdin_once(**{"--variant": variant_name})
+    game, variant = _game(), _variant(variant_name)
+    setups = [(variant.name, None)]
+    update, close = progress_bar("ladder")
+    try:
+        if db:
+            from ....lab import open_store
+            with open_store(db) as store:
+                result = run_ladder(setups, agents.split(","), games, seed, variant, game,
+                                    store, workers, scheduler, progress=update)
+        else:
+            result = run_ladder(setups, agents.split(","), games, seed, variant, game, None,
+                                workers, scheduler, progress=update)
+    finally:
+        close()
+    if as_json:
+        click.echo(json.dumps({"game": "awimbawe", "variant": variant.name,
+                               **result.to_json()}, indent=2))
+    else:
+        click.echo(format_ladder(result, "variant", "matches"))

@@ -143,10 +143,3 @@ def print_preview(rows: Any, paper: Any = "a4", cell_mm: Any = None, crop_marks:
     return {"pages": [{"name": p.name, "width_mm": p.width_mm, "height_mm": p.height_mm}
                       for p in pages],
             "page": index + 1, "svg": pages[index].svg, "stem": job.stem}
-
-
-def built_in_variant(name: Any) -> KiwaraVariant:
-    """A built-in rules variant (the page never names a file: a file of that name in the
-    server's folder is not read)."""
-    chosen = need_choice(name or "classic", "variant", KiwaraVariant.builtin_names())
-    return KiwaraVariant.load(BUILTIN_PREFIX + chosen)

@@ -1,0 +1,1086 @@
+/* Search in the compiled core: CPython-compatible random numbers, playouts, the greedy agent,
+ * MCTS and whole games, each the same computation as the Python code it replaces (see the
+ * comments naming it) so that the same random.Random stream gives the same moves and leaves the
+ * stream in the same state. Okapi games only: no chance nodes. */
+#include "pycore.h"
+#include "search_methods.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- random.Random: MT19937 as Modules/_randommodule.c, draws as Lib/random.py (3.11) ------ */
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Rng;
+
+static uint32_t rng_next(Rng *g) {     /* genrand_uint32 */
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    uint32_t *mt = g->mt;
+    if (g->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        g->index = 0;
+    }
+    y = mt[g->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* getrandbits(k), 0 <= k <= 32 */
+static uint32_t rng_bits(Rng *g, int k) {
+    if (k == 0)
+        return 0;
+    return rng_next(g) >> (32 - k);
+}
+
+static int bit_length(uint32_t n) {
+    int k = 0;
+    while (n) {
+        k++;
+        n >>= 1;
+    }
+    return k;
+}
+
+/* _randbelow_with_getrandbits(n), n > 0: choice(seq) draws below(len(seq)), randrange(n)
+ * below(n) */
+static uint32_t rng_below(Rng *g, uint32_t n) {
+    int k = bit_length(n);
+    uint32_t r = rng_bits(g, k);
+    while (r >= n)
+        r = rng_bits(g, k);
+    return r;
+}
+
+/* random() */
+static double rng_random(Rng *g) {
+    uint32_t a = rng_next(g) >> 5, b = rng_next(g) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* sample(range(n), k) into out[k] (0 <= k <= n): the pool method for small populations, the
+ * set of selected indices otherwise, as random.py decides. */
+static void rng_sample(Rng *g, int n, int k, int *out, int *pool) {
+    int setsize = 21;
+    if (k > 5)
+        setsize += (int)pow(4.0, ceil(log((double)(k * 3)) / log(4.0)));
+    if (n <= setsize) {
+        for (int i = 0; i < n; i++)
+            pool[i] = i;
+        for (int i = 0; i < k; i++) {
+            int j = (int)rng_below(g, (uint32_t)(n - i));
+            out[i] = pool[j];
+            pool[j] = pool[n - i - 1];
+        }
+    } else {
+        for (int i = 0; i < k; i++) {
+            int j, seen;
+            do {
+                j = (int)rng_below(g, (uint32_t)n);
+                seen = 0;
+                for (int s = 0; s < i; s++)
+                    if (out[s] == j) {
+                        seen = 1;
+                        break;
+                    }
+            } while (seen);
+            out[i] = j;
+        }
+    }
+}
+
+/* The 625-tuple rng.getstate()[1] (624 words, then the index) into g; -1 with an exception. */
+static int rng_from_py(PyObject *obj, Rng *g) {
+    PyObject *seq = PySequence_Fast(obj, "a random state must be the 625-tuple getstate()[1]");
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "a random state must be the 625-tuple getstate()[1]");
+        Py_DECREF(seq);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < MT_N; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(items[i]);
+        if (w == (unsigned long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (w > 0xffffffffUL) {
+            PyErr_SetString(PyExc_OverflowError, "a random state word exceeds 32 bits");
+            Py_DECREF(seq);
+            return -1;
+        }
+        g->mt[i] = (uint32_t)w;
+    }
+    long index = PyLong_AsLong(items[MT_N]);
+    Py_DECREF(seq);
+    if (index == -1 && PyErr_Occurred())
+        return -1;
+    if (index < 0 || index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "invalid random state");
+        return -1;
+    }
+    g->index = (int)index;
+    return 0;
+}
+
+static PyObject *rng_to_py(const Rng *g) {
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i <= MT_N; i++) {
+        PyObject *v = i < MT_N ? PyLong_FromUnsignedLong(g->mt[i]) : PyLong_FromLong(g->index);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* ---- the GIL, signals and errors --------------------------------------------------------- */
+enum { OK = 0, ERR_MEMORY = -1, ERR_SIGNAL = -2, ERR_STUCK = -3 };
+
+typedef struct {
+    PyThreadState *ts;
+    int released;
+} Gil;
+
+static void gil_release(Gil *gil) {
+    if (!gil->released) {
+        gil->ts = PyEval_SaveThread();
+        gil->released = 1;
+    }
+}
+
+static void gil_take(Gil *gil) {
+    if (gil->released) {
+        PyEval_RestoreThread(gil->ts);
+        gil->released = 0;
+    }
+}
+
+/* Re-take the GIL, run the signal handlers (Ctrl-C), give the GIL back if it was released.
+ * ERR_SIGNAL (with the exception set, the GIL held) when a handler raised. */
+static int gil_check(Gil *gil) {
+    int was = gil->released;
+    gil_take(gil);
+    if (PyErr_CheckSignals() < 0)
+        return ERR_SIGNAL;
+    if (was)
+        gil_release(gil);
+    return OK;
+}
+
+/* With the GIL held: the exception for a failed computation (a signal has set its own). */
+static void set_error(int rc) {
+    if (rc == ERR_MEMORY)
+        PyErr_NoMemory();
+    else if (rc == ERR_STUCK)
+        PyErr_SetString(PyExc_RuntimeError, "a position that is not over has no legal move");
+}
+
+static double now_seconds(void) {   /* time.perf_counter() on Linux */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- playouts (agents/playouts.py) ------------------------------------------------------ */
+enum { POLICY_RANDOM, POLICY_GREEDY };
+#define GREEDY_PLAYOUT_SAMPLE 4
+#define LOOKAHEAD_POSITIONS 2000     /* agents/greedy.py */
+
+/* What a playout needs besides the position: reused from playout to playout. */
+typedef struct {
+    MoveList list;
+    Position *cur, *next, *best;
+} Scratch;
+
+static int scratch_init(Scratch *s, const Rules *r) {
+    movelist_init(&s->list);
+    s->cur = calloc(1, r->pos_bytes);
+    s->next = calloc(1, r->pos_bytes);
+    s->best = calloc(1, r->pos_bytes);
+    return s->cur && s->next && s->best ? OK : ERR_MEMORY;
+}
+
+static void scratch_free(Scratch *s) {
+    movelist_free(&s->list);
+    free(s->cur);
+    free(s->next);
+    free(s->best);
+    s->cur = s->next = s->best = NULL;
+}
+
+static int gen(const Rules *r, const Position *pos, MoveList *list) {
+    list->n = 0;
+    list->nswaps = 0;
+    return generate(r, pos, list) < 0 ? ERR_MEMORY : OK;
+}
+
+#define SWAP_POS(a, b) do { Position *t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/* random_playout: rng.choice(legal_moves()) until the end. */
+static int playout_random(const Rules *r, const Position *start, Rng *g, Scratch *s, int *ret) {
+    memcpy(s->cur, start, r->pos_bytes);
+    while (!is_terminal(s->cur)) {
+        if (gen(r, s->cur, &s->list) < 0)
+            return ERR_MEMORY;
+        if (s->list.n == 0)
+            return ERR_STUCK;
+        int i = (int)rng_below(g, (uint32_t)s->list.n);
+        apply_move(r, s->cur, &s->list, i, s->next);
+        SWAP_POS(s->cur, s->next);
+    }
+    *ret = first_return(r, s->cur);
+    return OK;
+}
+
+/* greedy_playout: past GREEDY_PLAYOUT_SAMPLE legal moves, rng.sample(moves, 4) (in sample's
+ * order); the first candidate whose after-state is strictly best for the mover. */
+static int playout_greedy(const Rules *r, const Position *start, Rng *g, Scratch *s, int *ret) {
+    int cand[GREEDY_PLAYOUT_SAMPLE], pool[32];
+    memcpy(s->cur, start, r->pos_bytes);
+    while (!is_terminal(s->cur)) {
+        int player = s->cur->to_move;
+        if (gen(r, s->cur, &s->list) < 0)
+            return ERR_MEMORY;
+        int n = s->list.n, m;
+        if (n == 0)
+            return ERR_STUCK;
+        if (n > GREEDY_PLAYOUT_SAMPLE) {
+            m = GREEDY_PLAYOUT_SAMPLE;
+            if (n <= 21) {                   /* sample's pool method (setsize 21) */
+                rng_sample(g, n, m, cand, pool);
+            } else {
+                rng_sample(g, n, m, cand, NULL);
+            }
+        } else {
+            m = n;
+            for (int i = 0; i < n; i++)
+                cand[i] = i;
+        }
+        double best_value = -INFINITY;
+        int have = 0;
+        for (int i = 0; i < m; i++) {
+            apply_move(r, s->cur, &s->list, cand[i], s->next);
+            double value = evaluate(r, s->next, player);
+            if (value > best_value) {     /* strictly: the first of equal values stays */
+                SWAP_POS(s->best, s->next);
+                best_value = value;
+                have = 1;
+            }
+        }
+        if (!have)
+            return ERR_STUCK;
+        SWAP_POS(s->cur, s->best);
+    }
+    *ret = first_return(r, s->cur);
+    return OK;
+}
+
+static int playout(const Rules *r, const Position *start, int policy, Rng *g, Scratch *s,
+                   int *ret) {
+    return policy == POLICY_GREEDY ? playout_greedy(r, start, g, s, ret)
+                                   : playout_random(r, start, g, s, ret);
+}
+
+/* ---- the greedy agent (agents/greedy.py) ----------------------------------------------- */
+/* game.evaluation_key: (kind, cell, swaps) */
+static int same_key(const MoveList *l, int i, int j) {
+    const Move *a = &l->moves[i], *b = &l->moves[j];
+    if (a->kind != b->kind || a->cell != b->cell || a->nswaps != b->nswaps)
+        return 0;
+    return a->nswaps == 0 ||
+           memcmp(l->swaps + a->swaps, l->swaps + b->swaps, sizeof(int32_t) * a->nswaps) == 0;
+}
+
+static int greedy_value(const Rules *r, const Position *pos, int player, int *weighed,
+                        double *out);
+
+/* _move_values: player's value of each move of list (from pos); moves of one evaluation key
+ * share the first one's value unless the same player moves again after it. every 0 (a
+ * lookahead within the turn): stop once LOOKAHEAD_POSITIONS positions are weighed; *count the
+ * values computed. */
+static int greedy_move_values(const Rules *r, const Position *pos, const MoveList *list,
+                              int player, int *weighed, int every, double *values, int *count) {
+    int n = list->n, rc = OK, i;
+    Position *after = malloc(r->pos_bytes);
+    char *shared = calloc(n > 0 ? n : 1, 1);
+    if (after == NULL || shared == NULL) {
+        free(after);
+        free(shared);
+        return ERR_MEMORY;
+    }
+    for (i = 0; i < n; i++) {
+        if (i > 0 && !every && *weighed >= LOOKAHEAD_POSITIONS)
+            break;
+        int found = -1;
+        /* the moves of one cell are generated together: look back among them */
+        for (int j = i - 1; j >= 0 && list->moves[j].cell == list->moves[i].cell; j--)
+            if (shared[j] && same_key(list, i, j)) {
+                found = j;
+                break;
+            }
+        if (found >= 0) {
+            values[i] = values[found];
+            continue;
+        }
+        apply_move(r, pos, list, i, after);
+        (*weighed)++;
+        rc = greedy_value(r, after, player, weighed, &values[i]);
+        if (rc < 0)
+            break;
+        if (after->to_move != player)
+            shared[i] = 1;
+    }
+    *count = i;
+    free(after);
+    free(shared);
+    return rc;
+}
+
+/* _value: the evaluation, or the best of the next moves when the same player moves again
+ * (Okapi games: after the opening when the first player also places first). The Python
+ * lookahead's cache of positions never hits here (the positions after distinct openings
+ * differ). */
+static int greedy_value(const Rules *r, const Position *pos, int player, int *weighed,
+                        double *out) {
+    if (pos->to_move != player || *weighed >= LOOKAHEAD_POSITIONS) {
+        *out = evaluate(r, pos, player);
+        return OK;
+    }
+    MoveList list;
+    movelist_init(&list);
+    int rc = gen(r, pos, &list), count = 0;
+    double *values = NULL;
+    if (rc == OK && list.n == 0)
+        rc = ERR_STUCK;
+    if (rc == OK) {
+        values = malloc(sizeof(double) * list.n);
+        rc = values ? greedy_move_values(r, pos, &list, player, weighed, 0, values, &count)
+                    : ERR_MEMORY;
+    }
+    if (rc == OK) {
+        double best = values[0];
+        for (int i = 1; i < count; i++)
+            if (values[i] > best)
+                best = values[i];
+        *out = best;
+    }
+    free(values);
+    movelist_free(&list);
+    return rc;
+}
+
+/* GreedyAgent.choose for pos and its legal moves list (at least two): *index the move. */
+static int greedy_choose(const Rules *r, const Position *pos, const MoveList *list, Rng *g,
+                         int *index) {
+    int n = list->n, weighed = 0, count = 0;
+    double *values = malloc(sizeof(double) * (n > 0 ? n : 1));
+    int *best = malloc(sizeof(int) * (n > 0 ? n : 1));
+    int rc = values && best ? OK : ERR_MEMORY;
+    if (rc == OK && n == 0)
+        rc = ERR_STUCK;
+    if (rc == OK)
+        rc = greedy_move_values(r, pos, list, pos->to_move, &weighed, 1, values, &count);
+    if (rc == OK) {
+        double top = values[0];
+        for (int i = 1; i < n; i++)
+            if (values[i] > top)
+                top = values[i];
+        int nb = 0;
+        for (int i = 0; i < n; i++)
+            if (values[i] >= top - 1e-9)
+                best[nb++] = i;
+        *index = nb == 1 ? best[0] : best[rng_below(g, (uint32_t)nb)];
+    }
+    free(values);
+    free(best);
+    return rc;
+}
+
+/* ---- MCTS (agents/mcts.py) ------------------------------------------------------------- */
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;
+} Block;
+#define BLOCK_HEADER ((sizeof(Block) + 15) & ~(size_t)15)
+#define BLOCK_BYTES ((size_t)1 << 20)
+
+typedef struct {
+    Block *head;
+} Arena;
+
+static void *arena_alloc(Arena *a, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    if (a->head == NULL || a->head->used + n > a->head->cap) {
+        size_t cap = n > BLOCK_BYTES ? n : BLOCK_BYTES;
+        Block *b = malloc(BLOCK_HEADER + cap);
+        if (b == NULL)
+            return NULL;
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    void *p = (char *)a->head + BLOCK_HEADER + a->head->used;
+    a->head->used += n;
+    return p;
+}
+
+static void arena_free(Arena *a) {
+    while (a->head) {
+        Block *b = a->head;
+        a->head = b->next;
+        free(b);
+    }
+}
+
+typedef struct Node {
+    struct Node *parent, *first, *last, *next;   /* children in the order they were made */
+    Position *pos;
+    int32_t *untried;        /* indices into the node's legal moves */
+    int32_t nuntried;        /* -1: not computed yet */
+    int32_t move;            /* index of the move into it among the parent's legal moves */
+    int32_t mover, player;
+    int64_t visits;
+    double value;            /* sum of returns for mover */
+} Node;
+
+typedef struct {
+    const Rules *r;
+    const MoveList *root_moves;
+    Arena arena;
+    Node *root;
+    MoveList gen;            /* the legal moves of gen_for */
+    const Node *gen_for;
+    Scratch s;
+} Tree;
+
+static Node *node_new(Tree *t, Node *parent, int move, int mover) {
+    size_t head = (sizeof(Node) + 15) & ~(size_t)15;
+    Node *n = arena_alloc(&t->arena, head + t->r->pos_bytes);
+    if (n == NULL)
+        return NULL;
+    memset(n, 0, sizeof(Node));
+    n->pos = (Position *)((char *)n + head);
+    n->parent = parent;
+    n->move = move;
+    n->mover = mover;
+    n->nuntried = -1;
+    if (parent) {
+        if (parent->last)
+            parent->last->next = n;
+        else
+            parent->first = n;
+        parent->last = n;
+    }
+    return n;
+}
+
+/* The node's legal moves (regenerated when another node's were generated since). */
+static int node_moves(Tree *t, const Node *n, const MoveList **out) {
+    if (n == t->root) {
+        *out = t->root_moves;
+        return OK;
+    }
+    if (t->gen_for != n) {
+        t->gen_for = NULL;
+        if (gen(t->r, n->pos, &t->gen) < 0)
+            return ERR_MEMORY;
+        t->gen_for = n;
+    }
+    *out = &t->gen;
+    return OK;
+}
+
+/* untried_moves(): computed when first needed, the legal moves in order; none at the end. */
+static int node_untried(Tree *t, Node *n) {
+    if (n->nuntried >= 0)
+        return OK;
+    if (n->player < 0) {
+        n->nuntried = 0;
+        return OK;
+    }
+    const MoveList *list;
+    if (node_moves(t, n, &list) < 0)
+        return ERR_MEMORY;
+    n->untried = arena_alloc(&t->arena, sizeof(int32_t) * (list->n > 0 ? list->n : 1));
+    if (n->untried == NULL)
+        return ERR_MEMORY;
+    for (int i = 0; i < list->n; i++)
+        n->untried[i] = i;
+    n->nuntried = list->n;
+    return OK;
+}
+
+/* _Node.select: the first child of greatest UCT score. */
+static Node *node_select(const Node *n, double exploration) {
+    double log_n = log((double)n->visits);
+    Node *best = NULL;
+    double best_score = -INFINITY;
+    for (Node *c = n->first; c; c = c->next) {
+        double score = c->value / (double)c->visits +
+                       exploration * sqrt(log_n / (double)c->visits);
+        if (score > best_score) {
+            best = c;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* MctsAgent._iterate */
+static int mcts_iterate(Tree *t, int policy, double exploration, Rng *g) {
+    const Rules *r = t->r;
+    Node *node = t->root;
+    int rc;
+    for (;;) {                                             /* selection */
+        if ((rc = node_untried(t, node)) < 0)
+            return rc;
+        if (node->nuntried == 0 && node->first)
+            node = node_select(node, exploration);
+        else
+            break;
+    }
+    if (node->nuntried > 0) {                              /* expansion */
+        int n = node->nuntried;
+        int i = (int)rng_below(g, (uint32_t)n);
+        int32_t tmp = node->untried[i];
+        node->untried[i] = node->untried[n - 1];
+        node->untried[n - 1] = tmp;
+        node->nuntried = n - 1;
+        const MoveList *list;
+        if ((rc = node_moves(t, node, &list)) < 0)
+            return rc;
+        Node *child = node_new(t, node, tmp, node->player);
+        if (child == NULL)
+            return ERR_MEMORY;
+        apply_move(r, node->pos, list, tmp, child->pos);
+        child->player = child->pos->to_move;
+        node = child;
+    }
+    int ret;                                               /* simulation */
+    if ((rc = playout(r, node->pos, policy, g, &t->s, &ret)) < 0)
+        return rc;
+    for (; node; node = node->parent) {                    /* backpropagation */
+        node->visits++;
+        if (node->mover >= 0)
+            node->value += (double)(node->mover == 0 ? ret : -ret);
+    }
+    return OK;
+}
+
+#define CHECK_EVERY 1000
+
+/* MctsAgent.search's loop from pos (its legal moves: list, at least two): `iterations`
+ * iterations, or until the clock passes deadline (has_deadline; at least one). The tree stays
+ * in t (tree_free). The GIL may be released (gil) and is re-taken to check signals. */
+static int mcts_search(Tree *t, const Rules *r, const Position *pos, const MoveList *list,
+                       long iterations, int has_deadline, double deadline, int policy,
+                       double exploration, Rng *g, Gil *gil, long *done) {
+    memset(t, 0, sizeof(*t));
+    t->r = r;
+    t->root_moves = list;
+    movelist_init(&t->gen);
+    int rc = scratch_init(&t->s, r);
+    if (rc < 0)
+        return rc;
+    t->root = node_new(t, NULL, -1, -1);
+    if (t->root == NULL)
+        return ERR_MEMORY;
+    memcpy(t->root->pos, pos, r->pos_bytes);
+    t->root->player = pos->to_move;
+    t->root->untried = arena_alloc(&t->arena, sizeof(int32_t) * (list->n > 0 ? list->n : 1));
+    if (t->root->untried == NULL)
+        return ERR_MEMORY;
+    for (int i = 0; i < list->n; i++)
+        t->root->untried[i] = i;
+    t->root->nuntried = list->n;
+    long count = 0;
+    for (;;) {
+        if ((rc = mcts_iterate(t, policy, exploration, g)) < 0)
+            return rc;
+        count++;
+        *done = count;
+        if (has_deadline) {
+            if (now_seconds() >= deadline)
+                break;
+        } else if (count >= iterations)
+            break;
+        if (count % CHECK_EVERY == 0 && (rc = gil_check(gil)) < 0)
+            return rc;
+    }
+    return OK;
+}
+
+static void tree_free(Tree *t) {
+    arena_free(&t->arena);
+    movelist_free(&t->gen);
+    scratch_free(&t->s);
+}
+
+/* The move MctsAgent plays: most visited, then the better mean, then the first legal. */
+static int mcts_best(const Tree *t) {
+    const Node *best = NULL;
+    for (const Node *c = t->root->first; c; c = c->next) {
+        if (best == NULL || c->visits > best->visits)
+            best = c;
+        else if (c->visits == best->visits) {
+            double mc = -c->value / (double)c->visits, mb = -best->value / (double)best->visits;
+            if (mc < mb || (mc == mb && c->move < best->move))
+                best = c;
+        }
+    }
+    return best ? best->move : 0;
+}
+
+/* ---- argument helpers -------------------------------------------------------------------- */
+static const Rules *rules_of(PyObject *self) { return &((RulesObject *)self)->rules; }
+
+static Position *read_position(const Rules *r, PyObject *obj) {
+    Position *pos = position_new(r);
+    if (pos == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return NULL;
+    }
+    if (position_from_py(r, obj, pos) < 0) {
+        free(pos);
+        return NULL;
+    }
+    return pos;
+}
+
+static int read_policy(PyObject *obj, int *policy) {
+    const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (name && strcmp(name, "random") == 0)
+        *policy = POLICY_RANDOM;
+    else if (name && strcmp(name, "greedy") == 0)
+        *policy = POLICY_GREEDY;
+    else {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "unknown playout %R (random or greedy)", obj);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the methods ----------------------------------------------------------------------- */
+PyObject *rules_playout(PyObject *self, PyObject *args) {
+    const Rules *r = rules_of(self);
+    PyObject *pos_obj, *policy_obj, *rng_obj;
+    int policy, ret = 0, rc;
+    Rng g;
+    if (!PyArg_ParseTuple(args, "OOO:playout", &pos_obj, &policy_obj, &rng_obj))
+        return NULL;
+    if (read_policy(policy_obj, &policy) < 0 || rng_from_py(rng_obj, &g) < 0)
+        return NULL;
+    Position *pos = read_position(r, pos_obj);
+    if (pos == NULL)
+        return NULL;
+    Scratch s;
+    rc = scratch_init(&s, r);
+    if (rc == OK) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = playout(r, pos, policy, &g, &s, &ret);
+        Py_END_ALLOW_THREADS
+    }
+    scratch_free(&s);
+    free(pos);
+    if (rc < 0) {
+        set_error(rc);
+        return NULL;
+    }
+    PyObject *state = rng_to_py(&g);
+    return state ? Py_BuildValue("(iN)", ret, state) : NULL;
+}
+
+PyObject *rules_greedy(PyObject *self, PyObject *args) {
+    const Rules *r = rules_of(self);
+    PyObject *pos_obj, *rng_obj;
+    Rng g;
+    int index = 0, rc;
+    if (!PyArg_ParseTuple(args, "OO:greedy", &pos_obj, &rng_obj) || rng_from_py(rng_obj, &g) < 0)
+        return NULL;
+    Position *pos = read_position(r, pos_obj);
+    if (pos == NULL)
+        return NULL;
+    MoveList list;
+    movelist_init(&list);
+    Py_BEGIN_ALLOW_THREADS
+    rc = gen(r, pos, &list);
+    if (rc == OK && list.n == 0)
+        rc = ERR_STUCK;
+    if (rc == OK)
+        rc = list.n == 1 ? (index = 0, OK) : greedy_choose(r, pos, &list, &g, &index);
+    Py_END_ALLOW_THREADS
+    movelist_free(&list);
+    free(pos);
+    if (rc < 0) {
+        set_error(rc);
+        return NULL;
+    }
+    PyObject *state = rng_to_py(&g);
+    return state ? Py_BuildValue("(iN)", index, state) : NULL;
+}
+
+PyObject *rules_mcts(PyObject *self, PyObject *args) {
+    const Rules *r = rules_of(self);
+    PyObject *pos_obj, *deadline_obj, *policy_obj, *rng_obj;
+    long iterations;
+    double exploration, deadline = 0.0;
+    int policy, has_deadline, rc;
+    long done = 0;
+    Rng g;
+    if (!PyArg_ParseTuple(args, "OlOOdO:mcts", &pos_obj, &iterations, &deadline_obj, &policy_obj,
+                          &exploration, &rng_obj))
+        return NULL;
+    has_deadline = deadline_obj != Py_None;
+    if (has_deadline) {
+        deadline = PyFloat_AsDouble(deadline_obj);
+        if (deadline == -1.0 && PyErr_Occurred())
+            return NULL;
+    } else if (iterations < 1) {
+        PyErr_SetString(PyExc_ValueError, "mcts needs at least one iteration");
+        return NULL;
+    }
+    if (read_policy(policy_obj, &policy) < 0 || rng_from_py(rng_obj, &g) < 0)
+        return NULL;
+    Position *pos = read_position(r, pos_obj);
+    if (pos == NULL)
+        return NULL;
+    MoveList list;
+    movelist_init(&list);
+    Tree t;
+    int have_tree = 0;
+    Gil gil = {NULL, 0};
+    gil_release(&gil);
+    rc = gen(r, pos, &list);
+    if (rc == OK && list.n == 0)
+        rc = ERR_STUCK;
+    if (rc == OK && list.n > 1) {
+        have_tree = 1;
+        rc = mcts_search(&t, r, pos, &list, iterations, has_deadline, deadline, policy,
+                         exploration, &g, &gil, &done);
+    }
+    gil_take(&gil);
+    PyObject *result = NULL, *children = NULL, *state = NULL;
+    if (rc < 0) {
+        set_error(rc);
+        goto end;
+    }
+    children = PyList_New(0);
+    if (children == NULL)
+        goto end;
+    if (!have_tree) {    /* forced: nothing to think about (MctsAgent.search's shortcut) */
+        PyObject *item = Py_BuildValue("(iid)", 0, 0, 0.0);
+        if (item == NULL || PyList_Append(children, item) < 0) {
+            Py_XDECREF(item);
+            goto end;
+        }
+        Py_DECREF(item);
+    } else {
+        for (Node *c = t.root->first; c; c = c->next) {
+            PyObject *item = Py_BuildValue("(iLd)", c->move, (long long)c->visits, c->value);
+            if (item == NULL || PyList_Append(children, item) < 0) {
+                Py_XDECREF(item);
+                goto end;
+            }
+            Py_DECREF(item);
+        }
+    }
+    state = rng_to_py(&g);
+    if (state)
+        result = Py_BuildValue("(lOO)", done, children, state);
+end:
+    Py_XDECREF(children);
+    Py_XDECREF(state);
+    if (have_tree)
+        tree_free(&t);
+    movelist_free(&list);
+    free(pos);
+    return result;
+}
+
+/* ---- whole games (lab/matches.py play_game) ------------------------------------------- */
+enum { AGENT_RANDOM, AGENT_GREEDY, AGENT_MCTS };
+
+typedef struct {
+    int kind, policy;
+    long iterations;
+    double exploration;
+} AgentSpec;
+
+static int read_agent(PyObject *obj, AgentSpec *a) {
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) < 1 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(obj, 0))) {
+        PyErr_Format(PyExc_ValueError, "an agent spec is a tuple ('random',), ('greedy',) or "
+                     "('mcts', iterations, policy, exploration), got %R", obj);
+        return -1;
+    }
+    const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(obj, 0));
+    if (kind == NULL)
+        return -1;
+    if (strcmp(kind, "random") == 0 && PyTuple_GET_SIZE(obj) == 1)
+        a->kind = AGENT_RANDOM;
+    else if (strcmp(kind, "greedy") == 0 && PyTuple_GET_SIZE(obj) == 1)
+        a->kind = AGENT_GREEDY;
+    else if (strcmp(kind, "mcts") == 0 && PyTuple_GET_SIZE(obj) == 4) {
+        a->kind = AGENT_MCTS;
+        a->iterations = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+        if (a->iterations == -1 && PyErr_Occurred())
+            return -1;
+        if (a->iterations < 1) {
+            PyErr_SetString(PyExc_ValueError, "mcts needs at least one iteration");
+            return -1;
+        }
+        if (read_policy(PyTuple_GET_ITEM(obj, 2), &a->policy) < 0)
+            return -1;
+        a->exploration = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 3));
+        if (a->exploration == -1.0 && PyErr_Occurred())
+            return -1;
+    } else {
+        PyErr_Format(PyExc_ValueError, "unknown agent spec %R", obj);
+        return -1;
+    }
+    return 0;
+}
+
+static int append_new(PyObject *list, PyObject *item) {
+    if (item == NULL)
+        return -1;
+    int rc = PyList_Append(list, item);
+    Py_DECREF(item);
+    return rc;
+}
+
+/* The agent's move for pos (legal moves: list, at least two). */
+static int agent_choose(const Rules *r, const AgentSpec *a, const Position *pos,
+                        const MoveList *list, Rng *g, Gil *gil, int *index) {
+    int rc;
+    switch (a->kind) {
+    case AGENT_RANDOM:
+        *index = (int)rng_below(g, (uint32_t)list->n);
+        return OK;
+    case AGENT_GREEDY:
+        gil_release(gil);
+        rc = greedy_choose(r, pos, list, g, index);
+        gil_take(gil);
+        return rc;
+    default: {
+        Tree t;
+        long done = 0;
+        gil_release(gil);
+        rc = mcts_search(&t, r, pos, list, a->iterations, 0, 0.0, a->policy, a->exploration, g,
+                         gil, &done);
+        if (rc == OK)
+            *index = mcts_best(&t);
+        tree_free(&t);
+        gil_take(gil);
+        return rc;
+    }
+    }
+}
+
+PyObject *rules_play_game(PyObject *self, PyObject *args) {
+    const Rules *r = rules_of(self);
+    PyObject *pos_obj, *agents_obj, *rngs_obj;
+    AgentSpec agents[2];
+    Rng rngs[2];
+    if (!PyArg_ParseTuple(args, "OO!O!:play_game", &pos_obj, &PyTuple_Type, &agents_obj,
+                          &PyTuple_Type, &rngs_obj))
+        return NULL;
+    if (PyTuple_GET_SIZE(agents_obj) != 2 || PyTuple_GET_SIZE(rngs_obj) != 2) {
+        PyErr_SetString(PyExc_ValueError, "play_game wants two agents and two random states");
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++)
+        if (read_agent(PyTuple_GET_ITEM(agents_obj, i), &agents[i]) < 0 ||
+            rng_from_py(PyTuple_GET_ITEM(rngs_obj, i), &rngs[i]) < 0)
+            return NULL;
+    Position *pos = read_position(r, pos_obj);
+    if (pos == NULL)
+        return NULL;
+    Position *next = position_new(r);
+    int nt = r->nterritories;
+    int8_t *now = malloc(nt > 0 ? nt : 1), *last = malloc(nt > 0 ? nt : 1);
+    long *changes = calloc(nt > 0 ? nt : 1, sizeof(long));
+    MoveList list;
+    movelist_init(&list);
+    PyObject *moves = PyList_New(0), *legal = PyList_New(0), *leads = PyList_New(0);
+    PyObject *result = NULL, *control = NULL;
+    int tracked = 0, rc = OK;
+    Gil gil = {NULL, 0};
+    if (next == NULL || now == NULL || last == NULL || changes == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto end;
+    }
+    if (moves == NULL || legal == NULL || leads == NULL)
+        goto end;
+    while (!is_terminal(pos)) {
+        int player = pos->to_move, index = 0;
+        if ((rc = gen(r, pos, &list)) == OK && list.n == 0)
+            rc = ERR_STUCK;
+        if (rc == OK && list.n > 1)
+            rc = agent_choose(r, &agents[player], pos, &list, &rngs[player], &gil, &index);
+        if (rc < 0) {
+            set_error(rc);
+            goto end;
+        }
+        if (append_new(legal, PyLong_FromLong(list.n)) < 0 ||
+            append_new(moves, move_to_py(&list, index)) < 0)
+            goto end;
+        apply_move(r, pos, &list, index, next);
+        SWAP_POS(pos, next);
+        /* ControlTracker.update */
+        holders(r, pos, now);
+        if (!tracked) {
+            for (int t = 0; t < nt; t++)
+                last[t] = -1;
+            tracked = 1;
+        }
+        for (int t = 0; t < nt; t++)
+            if (now[t] >= 0) {
+                changes[t] += last[t] >= 0 && last[t] != now[t];
+                last[t] = now[t];
+            }
+        double lead;
+        if (is_terminal(pos)) {
+            int totals[2];
+            score(r, pos, totals);
+            lead = (double)totals[0] - (double)totals[1];
+        } else
+            lead = evaluate(r, pos, 0);
+        if (append_new(leads, PyFloat_FromDouble(lead)) < 0)
+            goto end;
+        if (PyErr_CheckSignals() < 0)
+            goto end;
+    }
+    control = PyList_New(0);
+    if (control == NULL)
+        goto end;
+    for (int t = 0; tracked && t < nt; t++)
+        if (append_new(control, PyLong_FromLong(changes[t])) < 0)
+            goto end;
+    PyObject *final = position_to_py(r, pos);
+    if (final == NULL)
+        goto end;
+    PyObject *s0 = rng_to_py(&rngs[0]), *s1 = rng_to_py(&rngs[1]);
+    if (s0 == NULL || s1 == NULL) {
+        Py_XDECREF(s0);
+        Py_XDECREF(s1);
+        Py_DECREF(final);
+        goto end;
+    }
+    result = Py_BuildValue("{sOsOsOsOsNsN}", "moves", moves, "legal", legal, "leads", leads,
+                           "control_changes", control, "final", final, "rngs",
+                           Py_BuildValue("(NN)", s0, s1));
+end:
+    Py_XDECREF(moves);
+    Py_XDECREF(legal);
+    Py_XDECREF(leads);
+    Py_XDECREF(control);
+    movelist_free(&list);
+    free(pos);
+    free(next);
+    free(now);
+    free(last);
+    free(changes);
+    return result;
+}
+
+/* ---- the random numbers alone, for the tests ------------------------------------------- */
+PyObject *rules_rng_draws(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rng_obj, *ops;
+    Rng g;
+    if (!PyArg_ParseTuple(args, "OO:rng_draws", &rng_obj, &ops) || rng_from_py(rng_obj, &g) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(ops, "ops must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    PyObject *results = PyList_New(0);
+    if (results == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *op = PySequence_Fast_GET_ITEM(seq, i);
+        const char *name;
+        long a = 0, b = 0;
+        if (!PyArg_ParseTuple(op, "s|ll:rng_draws op", &name, &a, &b))
+            goto fail;
+        PyObject *item;
+        if (strcmp(name, "below") == 0) {
+            if (a < 1 || a > 0xffffffffL) {
+                PyErr_SetString(PyExc_ValueError, "below(n) wants 1 <= n < 2**32");
+                goto fail;
+            }
+            item = PyLong_FromUnsignedLong(rng_below(&g, (uint32_t)a));
+        } else if (strcmp(name, "bits") == 0) {
+            if (a < 0 || a > 32) {
+                PyErr_SetString(PyExc_ValueError, "bits(k) wants 0 <= k <= 32");
+                goto fail;
+            }
+            item = PyLong_FromUnsignedLong(rng_bits(&g, (int)a));
+        } else if (strcmp(name, "random") == 0) {
+            item = PyFloat_FromDouble(rng_random(&g));
+        } else if (strcmp(name, "sample") == 0) {
+            if (b < 0 || b > a || a > 100000) {
+                PyErr_SetString(PyExc_ValueError, "sample(n, k) wants 0 <= k <= n <= 100000");
+                goto fail;
+            }
+            int *out = malloc(sizeof(int) * (b + 1)), *pool = malloc(sizeof(int) * (a + 1));
+            if (out == NULL || pool == NULL) {
+                free(out);
+                free(pool);
+                PyErr_NoMemory();
+                goto fail;
+            }
+            rng_sample(&g, (int)a, (int)b, out, pool);
+            item = PyList_New(b);
+            for (long j = 0; item && j < b; j++)
+                PyList_SET_ITEM(item, j, PyLong_FromLong(out[j]));
+            free(out);
+            free(pool);
+        } else {
+            PyErr_Format(PyExc_ValueError, "unknown op %s", name);
+            goto fail;
+        }
+        if (append_new(results, item) < 0)
+            goto fail;
+    }
+    Py_DECREF(seq);
+    PyObject *state = rng_to_py(&g);
+    if (state == NULL) {
+        Py_DECREF(results);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", results, state);
+fail:
+    Py_DECREF(seq);
+    Py_XDECREF(results);
+    return NULL;
+}

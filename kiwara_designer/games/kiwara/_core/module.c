@@ -1,9 +1,688 @@
-/* The CPython bindings of the compiled core: the _engine module (placeholder). */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include "core.h"
+/* The CPython bindings of the compiled core: the _engine module and its Rules type (one layout
+ * and variant, built from compiled_tables.rules_tables(state._t)). */
+#include "pycore.h"
 
-static struct PyModuleDef engine_module = {PyModuleDef_HEAD_INIT, "_engine",
-                                           "Kiwara's compiled rules core.", -1, NULL};
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
-PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&engine_module); }
+#include "search_methods.h"
+
+#define MAX_WIDTH 26
+#define MAX_HEIGHT 99
+#define MAX_RESERVE 1000000
+#define MAX_POINTS 1000000
+
+/* -- reading the tables ---------------------------------------------------------------------- */
+static PyObject *table_item(PyObject *tables, const char *key) {
+    PyObject *value = PyDict_GetItemString(tables, key);     /* borrowed */
+    if (!value && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "Rules: the tables have no %s", key);
+    return value;
+}
+
+/* An int (not a bool unless allow_bool) in lo..hi into *out. */
+static int read_int(PyObject *obj, long long lo, long long hi, const char *what, int allow_bool,
+                    int *out) {
+    if (!PyLong_Check(obj) || (!allow_bool && PyBool_Check(obj))) {
+        PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: out of range %lld..%lld", what, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int read_key_int(PyObject *tables, const char *key, long long lo, long long hi, int *out) {
+    PyObject *obj = table_item(tables, key);
+    return obj ? read_int(obj, lo, hi, key, 0, out) : -1;
+}
+
+static int read_key_bool(PyObject *tables, const char *key, int *out) {
+    PyObject *obj = table_item(tables, key);
+    return obj ? read_int(obj, 0, 1, key, 1, out) : -1;
+}
+
+/* A sequence of exactly n items (n < 0: any number), as a new PySequence_Fast reference. */
+static PyObject *fast_seq(PyObject *obj, Py_ssize_t n, const char *what) {
+    if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a tuple or list, got %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (seq && n >= 0 && PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items, got %zd", what, n,
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return NULL;
+    }
+    return seq;
+}
+
+static void intlists_free(IntLists *l) {
+    free(l->start);
+    free(l->len);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static int intlists_alloc(IntLists *l, int n, Py_ssize_t items) {
+    l->n = n;
+    l->start = calloc((size_t)n + 1, sizeof(int));
+    l->len = calloc((size_t)n + 1, sizeof(int));
+    l->items = calloc((size_t)items + 1, sizeof(int));
+    if (!l->start || !l->len || !l->items) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* n lists of ints in lo..hi (lens: the required length of each list, or NULL). With pairs,
+ * each item is a pair (a in lo..hi, b in lo2..hi2) that goes to l and l2. */
+static int read_lists(PyObject *tables, const char *key, int n, const int *lens, long long lo,
+                      long long hi, IntLists *l, IntLists *l2, long long lo2, long long hi2) {
+    PyObject *obj = table_item(tables, key);
+    if (!obj) return -1;
+    PyObject *outer = fast_seq(obj, n, key);
+    if (!outer) return -1;
+    PyObject **rows = PySequence_Fast_ITEMS(outer);
+    Py_ssize_t total = 0;
+    int result = -1;
+    for (int i = 0; i < n; i++) {
+        if (!PyList_Check(rows[i]) && !PyTuple_Check(rows[i])) {
+            PyErr_Format(PyExc_TypeError, "%s[%d]: expected a tuple or list", key, i);
+            goto done;
+        }
+        Py_ssize_t len = PySequence_Size(rows[i]);
+        if (len < 0) goto done;
+        if (lens && len != lens[i]) {
+            PyErr_Format(PyExc_ValueError, "%s[%d]: expected %d items, got %zd", key, i, lens[i],
+                         len);
+            goto done;
+        }
+        total += len;
+        if (total > INT_MAX / 2) {
+            PyErr_Format(PyExc_ValueError, "%s: too many items", key);
+            goto done;
+        }
+    }
+    if (intlists_alloc(l, n, total) || (l2 && intlists_alloc(l2, n, total))) goto done;
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+        PyObject *row = fast_seq(rows[i], -1, key);
+        if (!row) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
+        PyObject **items = PySequence_Fast_ITEMS(row);
+        l->start[i] = at;
+        l->len[i] = (int)len;
+        if (l2) {
+            l2->start[i] = at;
+            l2->len[i] = (int)len;
+        }
+        for (Py_ssize_t j = 0; j < len; j++) {
+            if (l2) {
+                PyObject *pair = fast_seq(items[j], 2, key);
+                if (!pair) {
+                    Py_DECREF(row);
+                    goto done;
+                }
+                PyObject **ab = PySequence_Fast_ITEMS(pair);
+                int bad = read_int(ab[0], lo, hi, key, 0, &l->items[at + j]) ||
+                          read_int(ab[1], lo2, hi2, key, 0, &l2->items[at + j]);
+                Py_DECREF(pair);
+                if (bad) {
+                    Py_DECREF(row);
+                    goto done;
+                }
+            } else if (read_int(items[j], lo, hi, key, 0, &l->items[at + j])) {
+                Py_DECREF(row);
+                goto done;
+            }
+        }
+        /* the list may have changed size since it was measured */
+        if (len != l->len[i] || at + len > total) {
+            Py_DECREF(row);
+            PyErr_Format(PyExc_ValueError, "%s changed while being read", key);
+            goto done;
+        }
+        at += (int)len;
+        Py_DECREF(row);
+    }
+    result = 0;
+done:
+    Py_DECREF(outer);
+    return result;
+}
+
+/* n ints in lo..hi into a new array *out. */
+static int read_array(PyObject *tables, const char *key, int n, long long lo, long long hi,
+                      int **out) {
+    PyObject *obj = table_item(tables, key);
+    if (!obj) return -1;
+    PyObject *seq = fast_seq(obj, n, key);
+    if (!seq) return -1;
+    int *a = calloc((size_t)n + 1, sizeof *a);
+    if (!a) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < n; i++)
+        if (read_int(items[i], lo, hi, key, 0, &a[i])) {
+            free(a);
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    *out = a;
+    return 0;
+}
+
+static void rules_free(Rules *r) {
+    intlists_free(&r->lines);
+    intlists_free(&r->crossing);
+    intlists_free(&r->step_q);
+    intlists_free(&r->step_line);
+    intlists_free(&r->jump_q);
+    intlists_free(&r->jump_line);
+    intlists_free(&r->lion_reach);
+    intlists_free(&r->swap_reach);
+    intlists_free(&r->territory_cells);
+    free(r->pos_line);
+    free(r->cell_col);
+    free(r->cell_row);
+    free(r->territory);
+    memset(r, 0, sizeof *r);
+}
+
+static int rules_build(Rules *r, PyObject *tables) {
+    if (!PyDict_Check(tables)) {
+        PyErr_SetString(PyExc_TypeError, "Rules(tables): tables must be a dict");
+        return -1;
+    }
+    if (read_key_int(tables, "width", 1, MAX_WIDTH, &r->width) ||
+        read_key_int(tables, "height", 1, MAX_HEIGHT, &r->height) ||
+        read_key_int(tables, "size", 1, MAX_WIDTH * MAX_HEIGHT, &r->size) ||
+        read_key_int(tables, "positions", 1, 2 * (MAX_WIDTH + MAX_HEIGHT), &r->positions))
+        return -1;
+    if (r->size != r->width * r->height) {
+        PyErr_SetString(PyExc_ValueError, "Rules: size is not width * height");
+        return -1;
+    }
+    r->nlines = r->width + r->height;
+    int P = r->positions, L = r->nlines, S = r->size;
+    if (read_lists(tables, "lines", P, NULL, 0, S - 1, &r->lines, NULL, 0, 0) ||
+        read_lists(tables, "crossing", P, r->lines.len, 0, L - 1, &r->crossing, NULL, 0, 0) ||
+        read_array(tables, "pos_line", P, 0, L - 1, &r->pos_line) ||
+        read_lists(tables, "step_targets", P, NULL, 0, P - 1, &r->step_q, &r->step_line, 0,
+                   L - 1) ||
+        read_lists(tables, "jump_targets", P, NULL, 0, P - 1, &r->jump_q, &r->jump_line, 0,
+                   L - 1) ||
+        read_lists(tables, "lion_reach", S, NULL, 0, S - 1, &r->lion_reach, NULL, 0, 0) ||
+        read_lists(tables, "swap_reach", S, NULL, 0, S - 1, &r->swap_reach, NULL, 0, 0))
+        return -1;
+    /* cell_lines: per cell (column line, row line) */
+    {
+        PyObject *obj = table_item(tables, "cell_lines");
+        if (!obj) return -1;
+        int *lens = malloc((size_t)S * sizeof *lens);
+        if (!lens) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < S; i++) lens[i] = 2;
+        IntLists pairs = {0};
+        int bad = read_lists(tables, "cell_lines", S, lens, 0, L - 1, &pairs, NULL, 0, 0);
+        free(lens);
+        if (bad) {
+            intlists_free(&pairs);
+            return -1;
+        }
+        r->cell_col = malloc((size_t)S * sizeof(int));
+        r->cell_row = malloc((size_t)S * sizeof(int));
+        if (!r->cell_col || !r->cell_row) {
+            intlists_free(&pairs);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < S; i++) {
+            r->cell_col[i] = pairs.items[pairs.start[i]];
+            r->cell_row[i] = pairs.items[pairs.start[i] + 1];
+        }
+        intlists_free(&pairs);
+    }
+    {
+        PyObject *obj = table_item(tables, "territory_cells");
+        if (!obj) return -1;
+        Py_ssize_t n = PyObject_Length(obj);
+        if (n < 0) return -1;
+        if (n > S) {
+            PyErr_SetString(PyExc_ValueError, "territory_cells: more territories than cells");
+            return -1;
+        }
+        r->nterritories = (int)n;
+        if (read_lists(tables, "territory_cells", (int)n, NULL, 0, S - 1, &r->territory_cells,
+                       NULL, 0, 0))
+            return -1;
+        if (n == 0) {
+            PyErr_SetString(PyExc_ValueError, "territory_cells: no territory");
+            return -1;
+        }
+        if (read_array(tables, "territory", S, 0, n - 1, &r->territory)) return -1;
+    }
+    int *tokens = NULL, *points = NULL;
+    if (read_array(tables, "tokens", KINDS, 0, 99, &tokens)) return -1;
+    memcpy(r->tokens, tokens, sizeof r->tokens);
+    free(tokens);
+    if (read_array(tables, "points", KINDS, -MAX_POINTS, MAX_POINTS, &points)) return -1;
+    memcpy(r->points, points, sizeof r->points);
+    free(points);
+    if (read_key_int(tables, "max_swaps", -1, INT_MAX, &r->max_swaps) ||
+        read_key_bool(tables, "lion_flee", &r->lion_flee) ||
+        read_key_bool(tables, "lion_flip", &r->lion_flip) ||
+        read_key_bool(tables, "down_near_lion", &r->down_near_lion) ||
+        read_key_bool(tables, "swap_down_near_lion", &r->swap_down_near_lion) ||
+        read_key_int(tables, "first_placer", 0, 1, &r->first_placer) ||
+        read_key_int(tables, "okapi_points", -MAX_POINTS, MAX_POINTS, &r->okapi_points) ||
+        read_key_bool(tables, "tie_both", &r->tie_both))
+        return -1;
+    /* positions are copied whole; keep them 8-byte aligned so arrays of them are too */
+    size_t bytes = sizeof(Position) + (size_t)L * sizeof(int16_t) + (size_t)S;
+    r->pos_bytes = (bytes + 7) & ~(size_t)7;
+    return 0;
+}
+
+/* -- positions and moves --------------------------------------------------------------------- */
+Position *position_new(const Rules *r) { return calloc(1, r->pos_bytes); }
+
+static int read_field(PyObject *obj, long long lo, long long hi, const char *what, int32_t *out) {
+    int v;
+    if (read_int(obj, lo, hi, what, 0, &v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int position_from_py(const Rules *r, PyObject *tuple, Position *pos) {
+    PyObject *seq = fast_seq(tuple, 8, "position");
+    if (!seq) return -1;
+    PyObject **f = PySequence_Fast_ITEMS(seq);
+    int result = -1;
+    PyObject *board = NULL, *reserve = NULL, *lines = NULL;
+    board = fast_seq(f[0], r->size, "position board");
+    if (!board) goto done;
+    reserve = fast_seq(f[1], 2 * KINDS, "position reserve");
+    if (!reserve) goto done;
+    lines = fast_seq(f[2], r->nlines, "position line_empty");
+    if (!lines) goto done;
+    uint8_t *b = pos_board(r, pos);
+    PyObject **items = PySequence_Fast_ITEMS(board);
+    for (int c = 0; c < r->size; c++) {
+        int code;
+        if (read_int(items[c], 0, 31, "position board", 0, &code)) goto done;
+        if (code && ((code & KIND_MASK) < 1 || (code & KIND_MASK) > KINDS)) {
+            PyErr_Format(PyExc_ValueError, "position board: %d is not a token code", code);
+            goto done;
+        }
+        b[c] = (uint8_t)code;
+    }
+    items = PySequence_Fast_ITEMS(reserve);
+    for (int i = 0; i < 2 * KINDS; i++)
+        if (read_field(items[i], 0, MAX_RESERVE, "position reserve", &pos->reserve[i])) goto done;
+    items = PySequence_Fast_ITEMS(lines);
+    int16_t *le = pos_line_empty(r, pos);
+    for (int i = 0; i < r->nlines; i++) {
+        int v;
+        if (read_int(items[i], 0, r->size, "position line_empty", 0, &v)) goto done;
+        le[i] = (int16_t)v;
+    }
+    if (read_field(f[3], 0, r->size, "position empty", &pos->empty) ||
+        read_field(f[4], -1, r->positions - 1, "position totem", &pos->totem) ||
+        read_field(f[5], -1, 1, "position to_move", &pos->to_move) ||
+        read_field(f[6], -1, 1, "position okapi", &pos->okapi) ||
+        read_field(f[7], 0, 1000000000, "position ply", &pos->ply))
+        goto done;
+    result = 0;
+done:
+    Py_XDECREF(board);
+    Py_XDECREF(reserve);
+    Py_XDECREF(lines);
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *int_tuple(const int32_t *a, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(a[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+PyObject *position_to_py(const Rules *r, const Position *pos) {
+    PyObject *board = PyTuple_New(r->size), *lines = PyTuple_New(r->nlines), *reserve = NULL;
+    if (!board || !lines) goto fail;
+    const uint8_t *b = pos_board_c(r, pos);
+    for (int c = 0; c < r->size; c++) {
+        PyObject *v = PyLong_FromLong(b[c]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(board, c, v);
+    }
+    const int16_t *le = pos_line_empty_c(r, pos);
+    for (int i = 0; i < r->nlines; i++) {
+        PyObject *v = PyLong_FromLong(le[i]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(lines, i, v);
+    }
+    reserve = int_tuple(pos->reserve, 2 * KINDS);
+    if (!reserve) goto fail;
+    return Py_BuildValue("(NNNiiiii)", board, reserve, lines, (int)pos->empty, (int)pos->totem,
+                         (int)pos->to_move, (int)pos->okapi, (int)pos->ply);
+fail:
+    Py_XDECREF(board);
+    Py_XDECREF(lines);
+    Py_XDECREF(reserve);
+    return NULL;
+}
+
+PyObject *move_to_py(const MoveList *list, int i) {
+    const Move *m = &list->moves[i];
+    PyObject *swaps = int_tuple(list->swaps + m->swaps, m->nswaps);
+    if (!swaps) return NULL;
+    return Py_BuildValue("(iiNi)", (int)m->kind, (int)m->cell, swaps, (int)m->totem);
+}
+
+/* -- the Rules type -------------------------------------------------------------------------- */
+static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"tables", NULL};
+    PyObject *tables;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Rules", kwlist, &tables)) return -1;
+    rules_free(&self->rules);
+    if (rules_build(&self->rules, tables)) {
+        rules_free(&self->rules);
+        return -1;
+    }
+    return 0;
+}
+
+static void Rules_dealloc(RulesObject *self) {
+    rules_free(&self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int ready(RulesObject *self) {
+    if (self->rules.size > 0) return 0;
+    PyErr_SetString(PyExc_ValueError, "Rules: not initialised");
+    return -1;
+}
+
+/* A new position read from obj, or NULL with an exception set. */
+static Position *read_position(RulesObject *self, PyObject *obj) {
+    if (ready(self)) return NULL;
+    Position *pos = position_new(&self->rules);
+    if (!pos) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (position_from_py(&self->rules, obj, pos)) {
+        free(pos);
+        return NULL;
+    }
+    return pos;
+}
+
+static PyObject *Rules_legal_moves(RulesObject *self, PyObject *arg) {
+    Position *pos = read_position(self, arg);
+    if (!pos) return NULL;
+    MoveList list;
+    movelist_init(&list);
+    PyObject *result = NULL;
+    if (generate(&self->rules, pos, &list)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(list.n);
+    if (!result) goto done;
+    for (int i = 0; i < list.n; i++) {
+        PyObject *m = move_to_py(&list, i);
+        if (!m) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, m);
+    }
+done:
+    movelist_free(&list);
+    free(pos);
+    return result;
+}
+
+static PyObject *Rules_apply(RulesObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "On:apply", &obj, &index)) return NULL;
+    Position *pos = read_position(self, obj);
+    if (!pos) return NULL;
+    Position *child = position_new(&self->rules);
+    MoveList list;
+    movelist_init(&list);
+    PyObject *result = NULL;
+    if (!child || generate(&self->rules, pos, &list)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (index < 0 || index >= list.n) {
+        PyErr_Format(PyExc_IndexError, "move index %zd: the position has %d legal moves", index,
+                     list.n);
+        goto done;
+    }
+    apply_move(&self->rules, pos, &list, (int)index, child);
+    result = position_to_py(&self->rules, child);
+done:
+    movelist_free(&list);
+    free(child);
+    free(pos);
+    return result;
+}
+
+static PyObject *Rules_perft(RulesObject *self, PyObject *args) {
+    PyObject *obj;
+    int depth;
+    if (!PyArg_ParseTuple(args, "Oi:perft", &obj, &depth)) return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "perft depth must be >= 0");
+        return NULL;
+    }
+    Position *pos = read_position(self, obj);
+    if (!pos) return NULL;
+    int64_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = perft(&self->rules, pos, depth);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (n < 0) return PyErr_NoMemory();
+    return PyLong_FromLongLong(n);
+}
+
+static PyObject *Rules_divide(RulesObject *self, PyObject *args) {
+    PyObject *obj;
+    int depth;
+    if (!PyArg_ParseTuple(args, "Oi:divide", &obj, &depth)) return NULL;
+    if (depth < 1) {
+        PyErr_SetString(PyExc_ValueError, "divide needs depth >= 1");
+        return NULL;
+    }
+    Position *pos = read_position(self, obj);
+    if (!pos) return NULL;
+    const Rules *r = &self->rules;
+    Position *child = position_new(r);
+    MoveList list;
+    movelist_init(&list);
+    int64_t *counts = NULL;
+    PyObject *result = NULL;
+    int failed = 0;
+    if (!child || generate(r, pos, &list)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    counts = malloc(((size_t)list.n + 1) * sizeof *counts);
+    if (!counts) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < list.n && !failed; i++) {
+        apply_move(r, pos, &list, i, child);
+        counts[i] = perft(r, child, depth - 1);
+        failed = counts[i] < 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(list.n);
+    if (!result) goto done;
+    for (int i = 0; i < list.n; i++) {
+        PyObject *v = PyLong_FromLongLong(counts[i]);
+        if (!v) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, v);
+    }
+done:
+    free(counts);
+    movelist_free(&list);
+    free(child);
+    free(pos);
+    return result;
+}
+
+static PyObject *Rules_evaluate(RulesObject *self, PyObject *args) {
+    PyObject *obj;
+    int player;
+    if (!PyArg_ParseTuple(args, "Oi:evaluate", &obj, &player)) return NULL;
+    if (player != 0 && player != 1) {
+        PyErr_SetString(PyExc_ValueError, "evaluate: player is 0 or 1");
+        return NULL;
+    }
+    Position *pos = read_position(self, obj);
+    if (!pos) return NULL;
+    double value = evaluate(&self->rules, pos, player);
+    free(pos);
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject *Rules_score(RulesObject *self, PyObject *arg) {
+    Position *pos = read_position(self, arg);
+    if (!pos) return NULL;
+    int totals[2];
+    score(&self->rules, pos, totals);
+    free(pos);
+    return Py_BuildValue("(ii)", totals[0], totals[1]);
+}
+
+static PyObject *Rules_holders(RulesObject *self, PyObject *arg) {
+    Position *pos = read_position(self, arg);
+    if (!pos) return NULL;
+    int n = self->rules.nterritories;
+    int8_t *h = malloc((size_t)n + 1);
+    PyObject *result = NULL;
+    if (!h) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    holders(&self->rules, pos, h);
+    result = PyTuple_New(n);
+    if (!result) goto done;
+    for (int t = 0; t < n; t++) {
+        PyObject *v;
+        if (h[t] < 0) {
+            v = Py_None;
+            Py_INCREF(v);
+        } else if (!(v = PyLong_FromLong(h[t]))) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, t, v);
+    }
+done:
+    free(h);
+    free(pos);
+    return result;
+}
+
+static PyObject *Rules_first_return(RulesObject *self, PyObject *arg) {
+    Position *pos = read_position(self, arg);
+    if (!pos) return NULL;
+    int v = first_return(&self->rules, pos);
+    free(pos);
+    return PyLong_FromLong(v);
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"legal_moves", (PyCFunction)Rules_legal_moves, METH_O,
+     "legal_moves(pos) -> [(kind, cell, swaps, totem)], -1 for what is not set"},
+    {"apply", (PyCFunction)Rules_apply, METH_VARARGS,
+     "apply(pos, index) -> the position after legal_moves(pos)[index]"},
+    {"perft", (PyCFunction)Rules_perft, METH_VARARGS, "perft(pos, depth) -> leaves at depth"},
+    {"divide", (PyCFunction)Rules_divide, METH_VARARGS,
+     "divide(pos, depth) -> perft(depth - 1) under each legal move, in order"},
+    {"evaluate", (PyCFunction)Rules_evaluate, METH_VARARGS,
+     "evaluate(pos, player) -> evaluation.py's evaluate for an Okapi game"},
+    {"score", (PyCFunction)Rules_score, METH_O, "score(pos) -> (first, second) totals"},
+    {"holders", (PyCFunction)Rules_holders, METH_O,
+     "holders(pos) -> per territory 0, 1 or None (game.territory_holders)"},
+    {"first_return", (PyCFunction)Rules_first_return, METH_O,
+     "first_return(pos) -> +1, -1 or 0: returns()[0]"},
+    SEARCH_METHODS
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kiwara_designer.games.kiwara._engine.Rules",
+    .tp_doc = "Rules(tables): one layout and variant (compiled_tables.rules_tables)",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+    .tp_dealloc = (destructor)Rules_dealloc,
+    .tp_methods = Rules_methods,
+};
+
+static struct PyModuleDef engine_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_engine",
+    .m_doc = "Kiwara's compiled rules core.",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    if (PyType_Ready(&RulesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&engine_module);
+    if (!m) return NULL;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

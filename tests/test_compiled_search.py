@@ -21,6 +21,7 @@ from kiwara_designer.agents.playouts import PLAYOUTS                          # 
 from kiwara_designer.games.kiwara import load_variant, new_game               # noqa: E402
 from kiwara_designer.games.kiwara.formats import load_layout                  # noqa: E402
 from kiwara_designer.games.kiwara.game import KIWARA, ControlTracker          # noqa: E402
+from kiwara_designer.games.kiwara.layout import Layout                        # noqa: E402
 from kiwara_designer.games.kiwara.moves import Move                           # noqa: E402
 from kiwara_designer.games.kiwara.state import _restore                       # noqa: E402
 from kiwara_designer.games.kiwara.variant import KINDS, KiwaraVariant         # noqa: E402
@@ -39,6 +40,11 @@ SETUPS = {
     "twin-nines-first-places": ("twin-nines", KiwaraVariant(first_placer="first",
                                                             territory_tie="both")),
     "great-plain-gazelles-3": ("great-plain", "gazelles_3"),
+    # a bigger board where greedy's lookahead after the opening runs out of its budget
+    "rows-14x12-first-places": (Layout.from_rows([("AABBCCDDEEFFGG" if y % 4 < 2 else
+                                                   "HHIIJJKKLLMMNN")[y % 3:] + "PQR"[:y % 3]
+                                                  for y in range(12)]),
+                                KiwaraVariant(first_placer="first", crocodile_swaps=1)),
 }
 
 
@@ -46,9 +52,13 @@ def variant_of(variant):
     return variant if isinstance(variant, KiwaraVariant) else load_variant(variant)
 
 
+def layout_of(layout):
+    return layout if isinstance(layout, Layout) else load_layout(layout)
+
+
 def opening(setup: str):
     layout, variant = SETUPS[setup]
-    return new_game(load_layout(layout), variant_of(variant))
+    return new_game(layout_of(layout), variant_of(variant))
 
 
 @lru_cache(maxsize=None)
@@ -153,6 +163,20 @@ def test_greedy_is_the_greedy_agent(setup):
         assert after == rng_state(rng)
 
 
+@pytest.mark.parametrize("setup", ["twin-nines-first-places", "rows-14x12-first-places"])
+def test_greedy_looks_ahead_after_the_opening(setup):
+    """The first player also places first: each opening is worth its best placement, within
+    greedy's budget of weighed positions (which the 14 x 12 board runs out of)."""
+    rules = compiled(setup)
+    state = opening(setup)
+    legal = state.legal_moves()
+    for seed in range(8):
+        rng = random.Random(seed)
+        index, after = rules.greedy(position_tuple(state), rng_state(rng))
+        assert legal[index] == GreedyAgent().choose(state, rng)
+        assert after == rng_state(rng)
+
+
 # -- MCTS ----------------------------------------------------------------------------------------
 def ranked(children, legal):
     """The Python search's children order: most visited, better mean, engine move order."""
@@ -251,7 +275,7 @@ def test_play_game_is_the_lab_game(setup, pairing):
         assert got["final"] == position_tuple(final)
         assert got["rngs"] == tuple(rng_state(r) for r in rngs)
         # and the lab's own record of the game
-        lab = play_game(load_layout(layout), variant_of(variant), pairing, 5, index, KIWARA,
+        lab = play_game(layout_of(layout), variant_of(variant), pairing, 5, index, KIWARA,
                         keep_moves=True)
         assert lab.moves == tuple(str(as_move(m, width)) for m in got["moves"])
         ended = _restore(start.layout, start.variant, *got["final"])

@@ -285,3 +285,29 @@ def test_play_game_is_the_lab_game(setup, pairing):
         assert (lab.lead_changes, lab.decisiveness) == lead_statistics(got["leads"], winner)
         assert lab.stats["control_changes"] == got["control_changes"]
         assert lab.plies == len(got["legal"])
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("call", ["mcts", "play_game"])
+def test_a_long_search_can_be_interrupted(call):
+    """The search runs without the GIL but looks at the signals every 1,000 iterations: Ctrl-C
+    (here interrupt_main from another thread) stops it within a moment, with KeyboardInterrupt."""
+    import _thread
+    import threading
+    import time
+    rules = compiled("classic")
+    state = opening("classic")
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if call == "mcts":
+                rules.mcts(position_tuple(state), 10**8, None, "random", 1.0,
+                           rng_state(random.Random(1)))
+            else:
+                rules.play_game(position_tuple(state), (("mcts", 10**8, "random", 1.0),) * 2,
+                                (rng_state(random.Random(1)), rng_state(random.Random(2))))
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 10

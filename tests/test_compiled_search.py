@@ -148,6 +148,18 @@ def test_playouts_are_the_python_playouts(setup, policy):
             assert after == rng_state(rng)
 
 
+def test_a_playout_from_the_end_draws_nothing():
+    rules = compiled("classic")
+    state = opening("classic")
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state = state.apply(rng.choice(state.legal_moves()))
+    for policy in ("random", "greedy"):
+        before = rng_state(rng)
+        got, after = rules.playout(position_tuple(state), policy, before)
+        assert got == state.returns()[0] and after == before
+
+
 # -- greedy --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("setup", list(SETUPS))
 def test_greedy_is_the_greedy_agent(setup):

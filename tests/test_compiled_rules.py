@@ -250,7 +250,8 @@ def test_bad_tables_and_positions_raise_instead_of_crashing():
                        ("territory", (6,) * 30), ("territory_cells", ()),
                        ("tokens", (5, 6, 1, 1)), ("tokens", (100, 0, 0, 0, 0)),
                        ("max_swaps", -2), ("lion_flee", 2), ("first_placer", 2),
-                       ("okapi_points", 10 ** 30), ("tie_both", None)]:
+                       ("okapi_points", 10 ** 30), ("okapi_points", 10 ** 9),
+                       ("points", (10 ** 6, 0, 0, 0, 0)), ("tie_both", None)]:
         bad = dict(tables, **{key: value})
         with pytest.raises((ValueError, TypeError)):
             engine.Rules(bad)
@@ -260,6 +261,10 @@ def test_bad_tables_and_positions_raise_instead_of_crashing():
         engine.Rules(bad)
     with pytest.raises(TypeError):
         engine.Rules([])
+    with pytest.raises(TypeError):          # immutable: perft may be running without the GIL
+        rules.__init__(tables)
+    with pytest.raises(ValueError):
+        engine.Rules.__new__(engine.Rules).legal_moves(position_tuple(start))
     pos = position_tuple(start)
     for i, value in [(0, (0,) * 29), (0, (6,) + (0,) * 29), (0, (32,) + (0,) * 29),
                      (1, (0,) * 9), (1, (-1,) + (0,) * 9), (2, (5,) * 10), (3, 31),

@@ -11,7 +11,11 @@
 #define MAX_WIDTH 26
 #define MAX_HEIGHT 99
 #define MAX_RESERVE 1000000
-#define MAX_POINTS 1000000
+/* Points of a token (variants allow -1000..1000) and of the Okapi (variants do not bound it):
+ * bounded so that no total of the largest board overflows an int; a variant beyond them is
+ * refused (ValueError) and stays with the Python engine. */
+#define MAX_POINTS 100000
+#define MAX_OKAPI 100000000
 
 /* -- reading the tables ---------------------------------------------------------------------- */
 static PyObject *table_item(PyObject *tables, const char *key) {
@@ -293,7 +297,7 @@ static int rules_build(Rules *r, PyObject *tables) {
         read_key_bool(tables, "down_near_lion", &r->down_near_lion) ||
         read_key_bool(tables, "swap_down_near_lion", &r->swap_down_near_lion) ||
         read_key_int(tables, "first_placer", 0, 1, &r->first_placer) ||
-        read_key_int(tables, "okapi_points", -MAX_POINTS, MAX_POINTS, &r->okapi_points) ||
+        read_key_int(tables, "okapi_points", -MAX_OKAPI, MAX_OKAPI, &r->okapi_points) ||
         read_key_bool(tables, "tie_both", &r->tie_both))
         return -1;
     /* positions are copied whole; keep them 8-byte aligned so arrays of them are too */
@@ -412,7 +416,11 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tables", NULL};
     PyObject *tables;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Rules", kwlist, &tables)) return -1;
-    rules_free(&self->rules);
+    if (self->rules.size > 0) {
+        /* another thread may be counting with these tables, the GIL released */
+        PyErr_SetString(PyExc_TypeError, "Rules is immutable: it is initialised once");
+        return -1;
+    }
     if (rules_build(&self->rules, tables)) {
         rules_free(&self->rules);
         return -1;

@@ -6,10 +6,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup clean
 
-$(STAMP): pyproject.toml Makefile
+# The compiled rules core is built by the same install (setup.py: a C extension, optional);
+# the last line says whether it was built or the pure-Python engine will run.
+CORE := setup.py $(wildcard kiwara_designer/games/kiwara/_core/*.[ch])
+
+$(STAMP): pyproject.toml Makefile $(CORE)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio]'
+	$(BIN)/python -m kiwara_designer.games.kiwara.compiled
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -21,4 +26,4 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info kiwara_designer/games/kiwara/_engine*.so

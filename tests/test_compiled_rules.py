@@ -14,12 +14,19 @@ engine = pytest.importorskip("kiwara_designer.games.kiwara._engine")
 from kiwara_designer.games.kiwara import (KiwaraVariant, Move, builtin_variant_names,  # noqa: E402
                                           load_layout, load_variant, new_game, perft,
                                           perft_divide)
-from kiwara_designer.games.kiwara.compiled_tables import position_tuple, rules_tables  # noqa: E402
+from kiwara_designer.games.kiwara.compiled import position_tuple, rules_tables  # noqa: E402
 from kiwara_designer.games.kiwara.evaluation import evaluate  # noqa: E402
 from kiwara_designer.games.kiwara.game import territory_holders  # noqa: E402
 from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
 from kiwara_designer.games.kiwara.geometry import Grid  # noqa: E402
 from kiwara_designer.games.kiwara.layout import Layout  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def python_reference(monkeypatch):
+    """The Python side of every comparison is the pure-Python engine: the agents and perft
+    would otherwise hand the work to the compiled core itself."""
+    monkeypatch.setenv("KIWARA_ENGINE", "python")
 
 KINDS = "ZGELC"
 

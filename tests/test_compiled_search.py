@@ -12,7 +12,7 @@ import pytest
 _engine = pytest.importorskip("kiwara_designer.games.kiwara._engine")
 if not hasattr(_engine, "Rules"):
     pytest.skip("the compiled core has no Rules type", allow_module_level=True)
-compiled_tables = pytest.importorskip("kiwara_designer.games.kiwara.compiled_tables")
+compiled_tables = pytest.importorskip("kiwara_designer.games.kiwara.compiled")
 
 from kiwara_designer.agents import make_agent                                # noqa: E402
 from kiwara_designer.agents.greedy import GreedyAgent                         # noqa: E402
@@ -27,6 +27,13 @@ from kiwara_designer.games.kiwara.state import _restore                       # 
 from kiwara_designer.games.kiwara.variant import KINDS, KiwaraVariant         # noqa: E402
 from kiwara_designer.lab.matches import (Pairing, agent_a_seat, game_seed,   # noqa: E402
                                          lead_statistics, play_game)
+
+
+@pytest.fixture(autouse=True)
+def python_reference(monkeypatch):
+    """The Python side of every comparison is the pure-Python engine: the agents and perft
+    would otherwise hand the work to the compiled core itself."""
+    monkeypatch.setenv("KIWARA_ENGINE", "python")
 
 Rules = _engine.Rules
 rules_tables, position_tuple = compiled_tables.rules_tables, compiled_tables.position_tuple

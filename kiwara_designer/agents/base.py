@@ -54,6 +54,10 @@ class RandomAgent:
     def choose(self, state: Any, rng: random.Random) -> Any:
         return rng.choice(legal_moves_to_choose(state))
 
+    def core_spec(self) -> tuple:
+        """How a game's compiled core names this agent (see CompiledState.play)."""
+        return ("random",)
+
 
 # -- the registry ------------------------------------------------------------------------------
 # factory(spec text, parameters after the kind, game) -> the agent

@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.game import compiled_twin
 from .base import legal_moves_to_choose, no_parameters, register_agent
 
 
@@ -30,10 +31,16 @@ class GreedyAgent:
             # Forget what nobody may know (Kiwara: a fixed deck order; its draws become chance
             # nodes, which the evaluation never resolves). The state itself for other games.
             state = state.determinize(player, rng)
+        fast = compiled_twin(state)
+        if fast is not None:
+            return moves[fast.greedy(rng)]
         values = _move_values(game, state, moves, player)
         best_value = max(values)
         best = [m for m, value in zip(moves, values) if value >= best_value - 1e-9]
         return best[0] if len(best) == 1 else rng.choice(best)
+
+    def core_spec(self) -> tuple:
+        return ("greedy",)
 
 
 # A greedy decision weighs at most this many positions. While the same player moves again

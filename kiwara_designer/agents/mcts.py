@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..core.game import CHANCE, sample_chance
+from ..core.game import CHANCE, compiled_twin, sample_chance
 from ..core.errors import KiwaraError
 from ..core.numbers import parse_whole, shorten
 from .base import AgentSpecError, legal_moves_to_choose, register_agent
@@ -141,17 +141,33 @@ class MctsAgent:
             return SearchResult(moves[0], 0, 0.0, (MoveStats(moves[0], 0, 0.0),))
         # Search what the player may know: a state that fixes something nobody has seen (Kiwara:
         # a deck order) forgets it, and the search samples it at chance nodes instead.
-        root = _Node(state.determinize(state.current_player(), rng), None, None, -1)
-        root.untried = list(moves)
-        playout = PLAYOUTS[self.playout]
-        iterations = search_within_budget(self, started,
-                                          lambda: self._iterate(root, playout, rng))
+        root_state = state.determinize(state.current_player(), rng)
+        deadline = None if self.seconds is None else started + self.seconds
+        fast = compiled_twin(root_state)
+        searched = None if fast is None else fast.search(
+            self.iterations, deadline, self.playout, self.exploration, rng)
+        if searched is not None:      # the same search in the game's compiled core
+            iterations, children = searched
+            found = [(moves[i], visits, value) for i, visits, value in children]
+        else:
+            root = _Node(root_state, None, None, -1)
+            root.untried = list(moves)
+            playout = PLAYOUTS[self.playout]
+            iterations = search_within_budget(self, started,
+                                              lambda: self._iterate(root, playout, rng))
+            found = [(c.move, c.visits, c.value) for c in root.children]
         # Most visited first; equal visits: better mean, then the engine's move order.
         position = {str(m): i for i, m in enumerate(moves)}
-        ranked = sorted(root.children, key=lambda c: (-c.visits, -c.value / c.visits,
-                                                      position[str(c.move)]))
-        stats = tuple(MoveStats(c.move, c.visits, c.value / c.visits) for c in ranked)
-        return SearchResult(ranked[0].move, iterations, time.perf_counter() - started, stats)
+        ranked = sorted(found, key=lambda c: (-c[1], -c[2] / c[1], position[str(c[0])]))
+        stats = tuple(MoveStats(move, visits, value / visits) for move, visits, value in ranked)
+        return SearchResult(ranked[0][0], iterations, time.perf_counter() - started, stats)
+
+    def core_spec(self) -> tuple | None:
+        """An iteration budget's search runs whole in a compiled core; a time budget's only
+        move by move (its iterations depend on the clock)."""
+        if self.iterations is None:
+            return None
+        return ("mcts", self.iterations, self.playout, self.exploration)
 
     def _iterate(self, root: _Node, playout, rng: random.Random) -> None:
         node = root

@@ -137,6 +137,10 @@ class Game(Protocol):
     def setup_from_key(self, key: str) -> Any:
         """The setup a key stands for (the one the lab plays): ``setup_key`` of it is ``key``."""
 
+    def compiled(self, state: State) -> "CompiledState | None":
+        """``state``'s twin in the game's compiled core, None without one (see
+        :class:`CompiledState`)."""
+
     def stage(self, state: State) -> Hashable | None:
         """The stage ``state`` is in (an Awimbawé round), or None for a game without stages: a
         search's playout may stop where its stage ends (:mod:`kiwara_designer.agents.playouts`)."""
@@ -247,6 +251,11 @@ class GameBase:
         return None
     # -- end of the lab's questions about setups ------------------------------------------------
 
+    def compiled(self, state: State) -> "CompiledState | None":
+        """``state``'s twin in the game's compiled core, or None (no core, or not for this
+        variant): searches and whole games then run in Python."""
+        return None
+
     # A game is one instance, the module global named as its name in capitals (KIWARA): a worker
     # process unpickles it as that instance, not a copy.
     def __reduce__(self) -> str:
@@ -254,6 +263,45 @@ class GameBase:
 
     def __repr__(self) -> str:
         return self.name.upper()
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A whole game a compiled core played (the lab's per-game trace): the moves, the number of
+    legal moves at each turn, the first player's evaluated lead after each move (the final score
+    difference after the last), the final state and the tracker's statistics."""
+
+    moves: tuple
+    legal: tuple[int, ...]
+    leads: tuple[float, ...]
+    final: State
+    tracker_stats: Mapping[str, Any]
+
+
+@runtime_checkable
+class CompiledState(Protocol):
+    """A state's twin in a game's compiled core (OpenSpiel: C++ rules driven from Python).
+    Each method does inside the core exactly what the Python loop it replaces does, drawing the
+    same numbers from the same ``random.Random`` (left in the same state), so a game is the same
+    whichever runs it; None where the core cannot (an agent or playout it does not know)."""
+
+    def perft(self, depth: int) -> int: ...
+
+    def perft_divide(self, depth: int) -> list[int]:
+        """perft(depth - 1) under each legal move, in move order."""
+
+    def search(self, iterations: int | None, deadline: float | None, playout: str,
+               exploration: float, rng: random.Random
+               ) -> tuple[int, list[tuple[int, int, float]]] | None:
+        """UCT search from this state (``mcts``'s loop): the iterations done and each root child
+        as (index in ``legal_moves()``, visits, sum of returns), in the order they were made."""
+
+    def greedy(self, rng: random.Random) -> int | None:
+        """The greedy agent's choice, as an index in ``legal_moves()``."""
+
+    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random]) -> PlayedGame | None:
+        """The whole game from here with ``agents[seat]`` drawing from ``rngs[seat]``; agents
+        describe themselves by ``core_spec()``."""
 
 
 @runtime_checkable
@@ -364,6 +412,10 @@ def perft(state: State, depth: int, *, moves: Callable[[Any], list] | None = Non
     notation) or has an unchecked fast apply passes its own."""
     if depth < 0:
         raise KiwaraError("perft depth must be >= 0")
+    if moves is None and apply is None:
+        fast = compiled_twin(state)
+        if fast is not None:
+            return fast.perft(depth)
     moves = moves or _legal_moves
     apply = apply or _apply
 
@@ -382,9 +434,20 @@ def perft_divide(state: State, depth: int, *, moves: Callable[[Any], list] | Non
     """perft(depth - 1) under each move from ``state``, in move order (depth >= 1)."""
     if depth < 1:
         raise KiwaraError("perft_divide needs depth >= 1")
+    if moves is None and apply is None:
+        fast = compiled_twin(state)
+        if fast is not None:
+            return list(zip(state.legal_moves(), fast.perft_divide(depth)))
     apply = apply or _apply
     return [(m, perft(apply(state, m), depth - 1, moves=moves, apply=apply))
             for m in (moves or _legal_moves)(state)]
+
+
+def compiled_twin(state: State) -> CompiledState | None:
+    """``state``'s twin in its game's compiled core, or None (no core, no such variant there, or
+    a game that declares no ``compiled``)."""
+    compiled = getattr(getattr(state, "game", None), "compiled", None)
+    return compiled(state) if compiled is not None else None
 
 
 def _legal_moves(state: State) -> list:

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..core.game import CHANCE, Game, get_game, sample_chance
+from ..core.game import CHANCE, Game, PlayedGame, compiled_twin, get_game, sample_chance
 from ..core.errors import KiwaraError
 from ..core.workers import WorkerPool, default_workers, parallel_map
 
@@ -194,44 +194,54 @@ def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, inde
     rngs = streams if a_seat == FIRST else streams[::-1]
     chance_rng = random.Random(f"{seed}:chance")
     state = game.new_state(setup, variant)
+    fast = compiled_twin(state)
+    # the same game, played whole in the game's compiled core when it has one for these agents
+    played = (None if fast is None else fast.play(agents, rngs)) or \
+        play_in_python(game, state, agents, rngs, chance_rng)
+    final, legal = played.final, played.legal
+    outcome = game.outcome(final)
+    winner = _winner(final)
+    lead_changes, decisiveness = lead_statistics(played.leads, winner)
+    return GameResult(
+        index=index, seed=seed, a_seat=a_seat, winner=winner,
+        scores=(float(outcome.scores[0]), float(outcome.scores[1])), plies=len(legal),
+        decisions=sum(n > 1 for n in legal), branching=sum(legal) / len(legal) if legal else 0.0,
+        lead_changes=lead_changes, decisiveness=decisiveness,
+        stats={**outcome.stats, **played.tracker_stats},
+        moves=tuple(map(str, played.moves)) if keep_moves else None,
+        seconds=time.perf_counter() - started)
+
+
+def play_in_python(game: Game, state: Any, agents: Sequence[Any], rngs: Sequence[random.Random],
+                   chance_rng: random.Random) -> PlayedGame:
+    """The game from ``state`` to its end through the protocol, ``agents[seat]`` choosing with
+    ``rngs[seat]`` (a forced move without asking), chance drawn from ``chance_rng``."""
     tracker = game.tracker(state)
     leads: list[float] = []
-    moves: list[str] = []
-    legal_total = decisions = turns = 0
-    outcome = None
+    moves: list[Any] = []
+    legal_counts: list[int] = []
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
             move = sample_chance(state, chance_rng)
         else:
             legal = state.legal_moves()
-            turns += 1
-            legal_total += len(legal)
-            decisions += len(legal) > 1
+            legal_counts.append(len(legal))
             move = legal[0] if len(legal) == 1 else agents[player].choose(state, rngs[player])
-        if keep_moves:
-            moves.append(str(move))
+        moves.append(move)
         state = state.apply(move)
         if tracker is not None:
             tracker.update(state)
-        if player == CHANCE:
-            continue
-        if state.is_terminal():
-            outcome = game.outcome(state)
-            leads.append(outcome.margin)
-        else:
-            leads.append(game.evaluate(state, FIRST))
-    outcome = outcome or game.outcome(state)
-    returns = state.returns()
-    winner = FIRST if returns[0] > returns[1] else SECOND if returns[1] > returns[0] else None
-    lead_changes, decisiveness = lead_statistics(leads, winner)
-    stats = {**outcome.stats, **(tracker.stats() if tracker is not None else {})}
-    return GameResult(
-        index=index, seed=seed, a_seat=a_seat, winner=winner,
-        scores=(float(outcome.scores[0]), float(outcome.scores[1])), plies=turns,
-        decisions=decisions, branching=legal_total / turns if turns else 0.0,
-        lead_changes=lead_changes, decisiveness=decisiveness, stats=stats,
-        moves=tuple(moves) if keep_moves else None, seconds=time.perf_counter() - started)
+        if player != CHANCE:
+            leads.append(game.outcome(state).margin if state.is_terminal()
+                         else game.evaluate(state, FIRST))
+    return PlayedGame(tuple(moves), tuple(legal_counts), tuple(leads), state,
+                      tracker.stats() if tracker is not None else {})
+
+
+def _winner(final: Any) -> int | None:
+    returns = final.returns()
+    return FIRST if returns[0] > returns[1] else SECOND if returns[1] > returns[0] else None
 
 
 # -- batches and parallel matches -------------------------------------------------------------------

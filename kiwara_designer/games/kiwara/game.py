@@ -88,6 +88,11 @@ class KiwaraGame(GameBase):
             return (move.card, move.cell, move.swaps, move.totem)
         return (move.kind, move.cell, move.swaps)
 
+    def compiled(self, state: KiwaraState):
+        """The state's twin in the compiled core (Okapi games, when the core is built)."""
+        from .compiled import twin
+        return twin(state)
+
     def outcome(self, state: KiwaraState) -> Outcome:
         final = state.scoring()
         return Outcome((float(final.totals[0]), float(final.totals[1])), final.winner,

@@ -176,3 +176,18 @@ def test_deck_games_stay_in_python():
 def test_the_engine_variable_forces_python(python_engine):
     with python_engine():
         assert KIWARA.compiled(new_game(load_layout("classic"))) is None
+
+
+# The full count: 100,000 random games and 2,000 greedy ones, over four setups, each
+# compared move by move and result by result (both engines on every core: about two minutes).
+AGREEMENT_SETUPS = [SETUPS[i] for i in (0, 2, 4, 6)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, layout, variant", AGREEMENT_SETUPS,
+                         ids=[s[0] for s in AGREEMENT_SETUPS])
+@pytest.mark.parametrize("pairing, games", [("random,random", 25_000), ("greedy,greedy", 500)])
+def test_many_games_agree(python_engine, name, layout, variant, pairing, games):
+    fast, slow = both_engines(python_engine, lambda: play_games(
+        layout, variant, Pairing.parse(pairing), games, seed=23, workers=2, keep_moves=True))
+    assert_same_games(fast, slow)

@@ -267,9 +267,9 @@ class GameBase:
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A whole game a compiled core played (the lab's per-game trace): the moves, the number of
-    legal moves at each turn, the first player's evaluated lead after each move (the final score
-    difference after the last), the final state and the tracker's statistics."""
+    """A whole game, the lab's per-game trace: the moves (if kept), the number of legal moves at
+    each turn, the first player's evaluated lead after each move (the final score difference
+    after the last), the final state and the tracker's statistics."""
 
     moves: tuple
     legal: tuple[int, ...]
@@ -299,9 +299,11 @@ class CompiledState(Protocol):
     def greedy(self, rng: random.Random) -> int | None:
         """The greedy agent's choice, as an index in ``legal_moves()``."""
 
-    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random]) -> PlayedGame | None:
+    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random],
+             keep_moves: bool = True) -> PlayedGame | None:
         """The whole game from here with ``agents[seat]`` drawing from ``rngs[seat]``; agents
-        describe themselves by ``core_spec()``."""
+        describe themselves by ``core_spec()``. Without ``keep_moves`` the trace's moves are
+        left out (they cost, and only records need them)."""
 
 
 @runtime_checkable

@@ -144,10 +144,6 @@ class GameResult:
         return "a" if self.winner == self.a_seat else "b"
 
 
-def _sign(x: float) -> int:
-    return (x > 0) - (x < 0)
-
-
 def lead_statistics(leads: Sequence[float], winner: int | None) -> tuple[int, float | None]:
     """Lead changes and decisiveness from the evaluated lead of the first player after each move.
 
@@ -156,18 +152,14 @@ def lead_statistics(leads: Sequence[float], winner: int | None) -> tuple[int, fl
       winner was ahead at every later evaluation (k = L when only the last move decided it).
       None for a draw.
     """
-    changes, last = 0, 0
-    for value in leads:
-        s = _sign(value)
-        if s and last and s != last:
-            changes += 1
-        if s:
-            last = s
+    signs = [(value > 0) - (value < 0) for value in leads]
+    ahead = [s for s in signs if s]          # who led, wherever somebody did
+    changes = sum(a != b for a, b in zip(ahead, ahead[1:]))
     if winner is None or not leads:
         return changes, None
     wanted = 1 if winner == FIRST else -1
-    k = len(leads)
-    while k > 0 and _sign(leads[k - 1]) == wanted:
+    k = len(signs)
+    while k > 0 and signs[k - 1] == wanted:
         k -= 1
     # leads[k:] all favour the winner; it went ahead for good after move k + 1
     took_lead_for_good = min(k + 1, len(leads))
@@ -196,7 +188,7 @@ def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, inde
     state = game.new_state(setup, variant)
     fast = compiled_twin(state)
     # the same game, played whole in the game's compiled core when it has one for these agents
-    played = (None if fast is None else fast.play(agents, rngs)) or \
+    played = (None if fast is None else fast.play(agents, rngs, keep_moves)) or \
         play_in_python(game, state, agents, rngs, chance_rng)
     final, legal = played.final, played.legal
     outcome = game.outcome(final)
@@ -205,7 +197,8 @@ def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, inde
     return GameResult(
         index=index, seed=seed, a_seat=a_seat, winner=winner,
         scores=(float(outcome.scores[0]), float(outcome.scores[1])), plies=len(legal),
-        decisions=sum(n > 1 for n in legal), branching=sum(legal) / len(legal) if legal else 0.0,
+        decisions=len(legal) - legal.count(1),
+        branching=sum(legal) / len(legal) if legal else 0.0,
         lead_changes=lead_changes, decisiveness=decisiveness,
         stats={**outcome.stats, **played.tracker_stats},
         moves=tuple(map(str, played.moves)) if keep_moves else None,

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from ...core.game import PlayedGame
 from .moves import PASS, Move
+from .state import _new_state
 from .variant import KINDS
 
 try:
@@ -113,13 +114,16 @@ def move_from_core(t: Any, move: tuple) -> Move:
     return Move(KINDS[kind], cell, tuple(swaps), None if totem < 0 else totem, t.width)
 
 
-def _rng_state(rng: random.Random) -> tuple:
-    return rng.getstate()[1]
+class _Stream:
+    """A ``random.Random``'s Mersenne Twister state on its way into the core and back (read
+    once: ``getstate`` copies 625 numbers)."""
 
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.version, self.words, self.gauss_next = rng.getstate()
 
-def _set_rng_state(rng: random.Random, words: tuple) -> None:
-    version, _, gauss_next = rng.getstate()
-    rng.setstate((version, words, gauss_next))
+    def put(self, words: tuple) -> None:
+        self.rng.setstate((self.version, words, self.gauss_next))
 
 
 class CompiledKiwara:
@@ -141,33 +145,36 @@ class CompiledKiwara:
                ) -> tuple[int, list[tuple[int, int, float]]] | None:
         if playout not in self.PLAYOUTS:
             return None
-        done, children, words = self.rules.mcts(position_tuple(self.state), iterations or 0, deadline,
-                                                playout, exploration, _rng_state(rng))
-        _set_rng_state(rng, words)
+        stream = _Stream(rng)
+        done, children, words = self.rules.mcts(position_tuple(self.state), iterations or 0,
+                                                deadline, playout, exploration, stream.words)
+        stream.put(words)
         return done, children
 
     def greedy(self, rng: random.Random) -> int | None:
-        index, words = self.rules.greedy(position_tuple(self.state), _rng_state(rng))
-        _set_rng_state(rng, words)
+        stream = _Stream(rng)
+        index, words = self.rules.greedy(position_tuple(self.state), stream.words)
+        stream.put(words)
         return index
 
-    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random]) -> PlayedGame | None:
+    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random],
+             keep_moves: bool = True) -> PlayedGame | None:
         specs = []
         for agent in agents:
             spec = getattr(agent, "core_spec", lambda: None)()
             if spec is None or (spec[0] == "mcts" and spec[2] not in self.PLAYOUTS):
                 return None
             specs.append(spec)
+        streams = [_Stream(rng) for rng in rngs]
         trace = self.rules.play_game(position_tuple(self.state), tuple(specs),
-                                     tuple(_rng_state(rng) for rng in rngs))
-        for rng, words in zip(rngs, trace["rngs"]):
-            _set_rng_state(rng, words)
+                                     tuple(stream.words for stream in streams), keep_moves)
+        for stream, words in zip(streams, trace["rngs"]):
+            stream.put(words)
         t = self.state._t
-        from .state import _new_state
-        final = _new_state(t, *trace["final"], None)
         return PlayedGame(tuple(move_from_core(t, m) for m in trace["moves"]),
-                          tuple(trace["legal"]), tuple(trace["leads"]), final,
-                          {"control_changes": list(trace["control_changes"])})
+                          tuple(trace["legal"]), tuple(trace["leads"]),
+                          _new_state(t, *trace["final"], None),
+                          {"control_changes": trace["control_changes"]})
 
 
 def twin(state: Any) -> CompiledKiwara | None:

@@ -220,7 +220,7 @@ def _new_state(t, board, reserve, line_empty, empty, totem, to_move, okapi, ply,
     s = object.__new__(KiwaraState)
     s._t, s._board, s._reserve, s._line_empty, s._empty = t, board, reserve, line_empty, empty
     s._totem, s._to_move, s._okapi, s.ply, s._legal = totem, to_move, okapi, ply, None
-    s._cards = cards
+    s._cards, s._scoring = cards, None
     return s
 
 
@@ -375,7 +375,7 @@ class KiwaraState:
     """A position of a game. Immutable: every attribute is read-only by convention."""
 
     __slots__ = ("_t", "_board", "_reserve", "_line_empty", "_empty", "_totem", "_to_move",
-                 "_okapi", "ply", "_legal", "_cards")
+                 "_okapi", "ply", "_legal", "_cards", "_scoring")
 
     # -- what a player sees ------------------------------------------------------------------
     @property
@@ -891,6 +891,11 @@ class KiwaraState:
     # -- outcome -----------------------------------------------------------------------------
     def scoring(self) -> Scoring:
         """The scoring breakdown; provisional (``final`` False) before the end of the game."""
+        if self._scoring is None:
+            self._scoring = self._score()
+        return self._scoring
+
+    def _score(self) -> Scoring:
         t = self._t
         tokens = [None if not code else ((code >> 3) & 1, (code & KIND_MASK) - 1,
                                          not code & DOWN_BIT) for code in self._board]

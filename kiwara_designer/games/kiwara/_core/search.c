@@ -910,8 +910,9 @@ PyObject *rules_play_game(PyObject *self, PyObject *args) {
     PyObject *pos_obj, *agents_obj, *rngs_obj;
     AgentSpec agents[2];
     Rng rngs[2];
-    if (!PyArg_ParseTuple(args, "OO!O!:play_game", &pos_obj, &PyTuple_Type, &agents_obj,
-                          &PyTuple_Type, &rngs_obj))
+    int keep_moves = 1;      /* the moves are only wanted for records: building them costs */
+    if (!PyArg_ParseTuple(args, "OO!O!|p:play_game", &pos_obj, &PyTuple_Type, &agents_obj,
+                          &PyTuple_Type, &rngs_obj, &keep_moves))
         return NULL;
     if (PyTuple_GET_SIZE(agents_obj) != 2 || PyTuple_GET_SIZE(rngs_obj) != 2) {
         PyErr_SetString(PyExc_ValueError, "play_game wants two agents and two random states");
@@ -952,7 +953,7 @@ PyObject *rules_play_game(PyObject *self, PyObject *args) {
             goto end;
         }
         if (append_new(legal, PyLong_FromLong(list.n)) < 0 ||
-            append_new(moves, move_to_py(&list, index)) < 0)
+            (keep_moves && append_new(moves, move_to_py(&list, index)) < 0))
             goto end;
         apply_move(r, pos, &list, index, next);
         SWAP_POS(pos, next);

@@ -22,8 +22,8 @@ PyObject *rules_rng_draws(PyObject *self, PyObject *args);
      "children, rng_state): MctsAgent's search; children (move_index, visits, value_sum) in " \
      "the order they were created; deadline a time.perf_counter() value or None."}, \
     {"play_game", (PyCFunction)rules_play_game, METH_VARARGS, \
-     "play_game(pos, agents, rng_states) -> dict: lab/matches.py's play_game loop (moves, " \
-     "legal, leads, control_changes, final, rngs); agent specs ('random',), ('greedy',), " \
+     "play_game(pos, agents, rng_states, keep_moves=True) -> dict: lab/matches.py's play_game " \
+     "loop (moves (empty unless kept), legal, leads, control_changes, final, rngs); agent specs ('random',), ('greedy',), " \
      "('mcts', iterations, policy, exploration)."}, \
     {"rng_draws", (PyCFunction)rules_rng_draws, METH_VARARGS | METH_STATIC, \
      "rng_draws(rng_state, ops) -> (results, rng_state): the compiled random.Random, for tests; " \

@@ -17,7 +17,7 @@ import sys
 import time
 
 from kiwara_designer.agents import make_agent, play_match
-from kiwara_designer.games.kiwara import KiwaraVariant, new_game
+from kiwara_designer.games.kiwara import KIWARA, KiwaraVariant, new_game
 from kiwara_designer.games.kiwara.formats import load_layout
 
 # A,B[,GAMES]: the last pairing gives greedy-biased playouts about the time of mcts:500.
@@ -37,7 +37,7 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
 def run_pair(spec_a: str, spec_b: str, games: int, seed: int, layout_name: str) -> dict:
     layout = load_layout(layout_name)
     start = new_game(layout, KiwaraVariant())
-    a, b = make_agent(spec_a), make_agent(spec_b)
+    a, b = make_agent(spec_a, KIWARA), make_agent(spec_b, KIWARA)
     wins = draws = a_first_wins = 0
     margin = 0
     started = time.perf_counter()

@@ -13,13 +13,16 @@ import random
 import pytest
 
 from kiwara_designer.agents import make_agent
+from kiwara_designer.agents.base import AgentSpecError
 from kiwara_designer.agents.mcts import MctsAgent
+from kiwara_designer.agents.solver import solve
 from kiwara_designer.core.game import perft, perft_divide
 from kiwara_designer.games.kiwara import KIWARA, KiwaraVariant, new_game
 from kiwara_designer.games.kiwara import compiled
+from kiwara_designer.games.kiwara.expert import ExpertAgent
 from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_designer.games.kiwara.layout import Layout
-from kiwara_designer.lab.matches import Pairing, play_games
+from kiwara_designer.lab.matches import Pairing, play_games, play_in_python
 
 from engine_layouts import hand_layout
 
@@ -191,3 +194,93 @@ def test_many_games_agree(python_engine, name, layout, variant, pairing, games):
     fast, slow = both_engines(python_engine, lambda: play_games(
         layout, variant, Pairing.parse(pairing), games, seed=23, workers=2, keep_moves=True))
     assert_same_games(fast, slow)
+
+
+# -- the exact endgame search and the expert --------------------------------------------------
+def endgame_positions(layout, variant, left, count, seed):
+    """Positions of random games with ``left`` placements left (a player to move)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = new_game(layout, variant)
+        while not state.is_terminal() and state.placements_left > left:
+            state = state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def minimax(state, root):
+    """Win/draw/loss for ``root`` by brute force: every line to the end, no pruning (the
+    independent check of the alpha-beta search)."""
+    if state.is_terminal():
+        return round(state.returns()[root])
+    values = [minimax(state.apply(m), root) for m in state.legal_moves()]
+    return max(values) if state.current_player() == root else min(values)
+
+
+@pytest.mark.parametrize("name, layout, variant", SETUPS[:6], ids=IDS[:6])
+def test_solver_values_are_the_brute_force_values(python_engine, name, layout, variant):
+    for state in endgame_positions(layout, variant, 2, 12, seed=3):
+        root = state.current_player()
+        expected = max(minimax(state.apply(m), root) for m in state.legal_moves())
+        for engine in ("compiled", "python"):
+            if engine == "python":
+                with python_engine():
+                    value, index = solve(state, 10**6)
+            else:
+                value, index = solve(state, 10**6)
+            assert value == expected
+            # the move chosen reaches that value, and it is the first that does
+            values = [minimax(state.apply(m), root) for m in state.legal_moves()]
+            assert values[index] == value and values.index(value) == index
+
+
+@pytest.mark.parametrize("name, layout, variant", SETUPS, ids=IDS)
+def test_solver_agrees_node_for_node(python_engine, name, layout, variant):
+    for state in endgame_positions(layout, variant, 6, 6, seed=8):
+        for budget in (50, 400, 3000, 20_000):
+            fast, slow = both_engines(python_engine, lambda: solve(state, budget))
+            assert fast == slow, f"budget {budget}"
+        # the smallest budget that suffices is the same: both count the same positions
+        def smallest(low=1, high=20_000):
+            if solve(state, high) is None:
+                return None
+            while low < high:
+                middle = (low + high) // 2
+                low, high = (low, middle) if solve(state, middle) else (middle + 1, high)
+            return low
+        fast, slow = both_engines(python_engine, smallest)
+        assert fast == slow
+
+
+@pytest.mark.parametrize("name, layout, variant", SETUPS[:4], ids=IDS[:4])
+def test_the_expert_plays_alike_in_both_engines(python_engine, name, layout, variant):
+    expert = ExpertAgent("expert:test", iterations=30, solve_cells=9, solve_nodes=4000)
+    for i, state in enumerate(positions(layout, variant, 30, seed=2)
+                              + endgame_positions(layout, variant, 8, 4, seed=4)):
+        if len(state.legal_moves()) < 2:
+            continue
+
+        def decide():
+            rng = random.Random(i)
+            return expert.choose(state, rng), rng.random()
+        fast, slow = both_engines(python_engine, decide)
+        assert fast == slow, f"ply {state.ply}"
+    # a whole game in one call of the core, against the protocol's loop
+    start = new_game(layout, variant)
+    agents = (expert, make_agent("greedy", KIWARA))
+    fast = compiled.twin(start).play(agents, [random.Random(1), random.Random(2)])
+    slow = play_in_python(KIWARA, start, agents, [random.Random(1), random.Random(2)],
+                          random.Random(3))
+    assert (fast.moves, fast.legal, fast.leads, fast.final) == \
+        (slow.moves, slow.legal, slow.leads, slow.final)
+    assert fast.tracker_stats == slow.tracker_stats
+
+
+def test_expert_spec():
+    assert make_agent("expert", KIWARA) == ExpertAgent("expert")
+    assert make_agent("expert:500", KIWARA).iterations == 500
+    for bad in ("expert:0", "expert:x", "expert:5:6"):
+        with pytest.raises(AgentSpecError):
+            make_agent(bad, KIWARA)

@@ -296,6 +296,9 @@ class CompiledState(Protocol):
         """UCT search from this state (``mcts``'s loop): the iterations done and each root child
         as (index in ``legal_moves()``, visits, sum of returns), in the order they were made."""
 
+    def solve(self, budget: int) -> tuple[int, int] | None:
+        """The exact endgame search (``agents/solver.py``): (value, index) or None."""
+
     def greedy(self, rng: random.Random) -> int | None:
         """The greedy agent's choice, as an index in ``legal_moves()``."""
 

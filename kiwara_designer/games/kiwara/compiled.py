@@ -130,6 +130,7 @@ class CompiledKiwara:
     """A :class:`KiwaraState`'s twin in the core (:class:`~kiwara_designer.core.game.CompiledState`)."""
 
     PLAYOUTS = ("random", "greedy")
+    AGENTS = ("random", "greedy", "mcts", "expert")      # the core_spec kinds play_game knows
 
     def __init__(self, state: Any, rules: Any) -> None:
         self.state, self.rules = state, rules
@@ -151,6 +152,9 @@ class CompiledKiwara:
         stream.put(words)
         return done, children
 
+    def solve(self, budget: int) -> tuple[int, int] | None:
+        return self.rules.solve(position_tuple(self.state), budget)
+
     def greedy(self, rng: random.Random) -> int | None:
         stream = _Stream(rng)
         index, words = self.rules.greedy(position_tuple(self.state), stream.words)
@@ -162,7 +166,8 @@ class CompiledKiwara:
         specs = []
         for agent in agents:
             spec = getattr(agent, "core_spec", lambda: None)()
-            if spec is None or (spec[0] == "mcts" and spec[2] not in self.PLAYOUTS):
+            if spec is None or spec[0] not in self.AGENTS or (
+                    spec[0] == "mcts" and spec[2] not in self.PLAYOUTS):
                 return None
             specs.append(spec)
         streams = [_Stream(rng) for rng in rngs]

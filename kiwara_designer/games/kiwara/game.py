@@ -159,3 +159,5 @@ def _size_mix(layout: Layout) -> str:
 
 
 KIWARA = KiwaraGame()
+
+from . import expert  # noqa: E402,F401  (registers the game's expert agent)

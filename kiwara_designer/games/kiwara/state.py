@@ -455,6 +455,12 @@ class KiwaraState:
     def empty_cells(self) -> tuple[int, ...]:
         return tuple(c for c, code in enumerate(self._board) if not code)
 
+    @property
+    def placements_left(self) -> int:
+        """How many more tokens can be placed before the board is full or both reserves are
+        empty (a fleeing gazelle may add to it): how near the end the game is."""
+        return min(self._empty, sum(self._reserve))
+
     def is_terminal(self) -> bool:
         return self._to_move == TERMINAL
 

@@ -159,7 +159,7 @@ static PyObject *rng_to_py(const Rng *g) {
 }
 
 /* ---- the GIL, signals and errors --------------------------------------------------------- */
-enum { OK = 0, ERR_MEMORY = -1, ERR_SIGNAL = -2, ERR_STUCK = -3 };
+enum { OK = 0, ERR_MEMORY = -1, ERR_SIGNAL = -2, ERR_STUCK = -3, ERR_BUDGET = -4 };
 
 typedef struct {
     PyThreadState *ts;
@@ -657,6 +657,125 @@ static int mcts_best(const Tree *t) {
     return best ? best->move : 0;
 }
 
+/* ---- exact endgame search (agents/solver.py) ------------------------------------------ */
+/* Alpha-beta over win (+1), draw (0) and loss (-1) for the root's player, node for node the
+ * reference's search: the same move order, the same cut-offs, the same count of positions
+ * visited, so both give up at the same point when the budget runs out. */
+typedef struct {
+    const Rules *r;
+    int root;
+    long nodes, budget;
+    int levels;
+    MoveList *lists;        /* one per depth below the root */
+    Position **children;
+} Solver;
+
+static int solver_level(Solver *s, int depth) {
+    if (depth < s->levels)
+        return OK;
+    int levels = s->levels ? 2 * s->levels : 32;
+    MoveList *lists = realloc(s->lists, sizeof(MoveList) * levels);
+    if (lists == NULL)
+        return ERR_MEMORY;
+    s->lists = lists;
+    Position **children = realloc(s->children, sizeof(Position *) * levels);
+    if (children == NULL)
+        return ERR_MEMORY;
+    s->children = children;
+    for (int i = s->levels; i < levels; i++) {
+        movelist_init(&s->lists[i]);
+        s->children[i] = NULL;
+    }
+    for (int i = s->levels; i < levels; i++) {
+        s->levels = i + 1;
+        if ((s->children[i] = calloc(1, s->r->pos_bytes)) == NULL)
+            return ERR_MEMORY;
+    }
+    return OK;
+}
+
+static void solver_free(Solver *s) {
+    for (int i = 0; i < s->levels; i++) {
+        movelist_free(&s->lists[i]);
+        free(s->children[i]);
+    }
+    free(s->lists);
+    free(s->children);
+}
+
+static int solve_value(Solver *s, const Position *pos, int depth, int alpha, int beta,
+                       int *value) {
+    if (++s->nodes > s->budget)
+        return ERR_BUDGET;
+    if (is_terminal(pos)) {
+        int first = first_return(s->r, pos);
+        *value = s->root == 0 ? first : -first;
+        return OK;
+    }
+    int rc = solver_level(s, depth);
+    if (rc < 0 || (rc = gen(s->r, pos, &s->lists[depth])) < 0)
+        return rc;
+    int n = s->lists[depth].n;
+    if (n == 0)
+        return ERR_STUCK;
+    int maximizing = pos->to_move == s->root, best = maximizing ? -2 : 2;
+    for (int i = 0; i < n; i++) {
+        int v;
+        /* the arrays may move when a deeper level is added: index them afresh */
+        apply_move(s->r, pos, &s->lists[depth], i, s->children[depth]);
+        if ((rc = solve_value(s, s->children[depth], depth + 1, alpha, beta, &v)) < 0)
+            return rc;
+        if (maximizing) {
+            if (v > best)
+                best = v;
+            if (best > alpha)
+                alpha = best;
+        } else {
+            if (v < best)
+                best = v;
+            if (best < beta)
+                beta = best;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    *value = best;
+    return OK;
+}
+
+/* The value of pos for its player to move and the first legal move (index) reaching it;
+ * ERR_BUDGET when more than `budget` positions below it would be visited. */
+static int solve_root(const Rules *r, const Position *pos, long budget, int *value, int *index) {
+    Solver s = {r, pos->to_move, 0, budget, 0, NULL, NULL};
+    MoveList list;
+    movelist_init(&list);
+    Position *child = position_new(r);
+    int rc = child == NULL ? ERR_MEMORY : gen(r, pos, &list);
+    int best = -2, alpha = -2, beta = 2;
+    *index = -1;
+    for (int i = 0; rc == OK && i < list.n; i++) {
+        int v;
+        apply_move(r, pos, &list, i, child);
+        if ((rc = solve_value(&s, child, 0, alpha, beta, &v)) < 0)
+            break;
+        if (v > best) {
+            best = v;
+            *index = i;
+        }
+        if (best > alpha)
+            alpha = best;
+        if (best == 1)
+            break;
+    }
+    if (rc == OK && *index < 0)
+        rc = ERR_STUCK;
+    *value = best;
+    free(child);
+    movelist_free(&list);
+    solver_free(&s);
+    return rc;
+}
+
 /* ---- argument helpers -------------------------------------------------------------------- */
 static const Rules *rules_of(PyObject *self) { return &((RulesObject *)self)->rules; }
 
@@ -826,13 +945,25 @@ end:
 }
 
 /* ---- whole games (lab/matches.py play_game) ------------------------------------------- */
-enum { AGENT_RANDOM, AGENT_GREEDY, AGENT_MCTS };
+enum { AGENT_RANDOM, AGENT_GREEDY, AGENT_MCTS, AGENT_EXPERT };
 
 typedef struct {
     int kind, policy;
     long iterations;
     double exploration;
+    long solve_cells, solve_nodes;    /* the expert's endgame search */
 } AgentSpec;
+
+static int read_long(PyObject *tuple, int i, long low, long *out) {
+    *out = PyLong_AsLong(PyTuple_GET_ITEM(tuple, i));
+    if (*out == -1 && PyErr_Occurred())
+        return -1;
+    if (*out < low) {
+        PyErr_Format(PyExc_ValueError, "agent spec %R: item %d is below %ld", tuple, i, low);
+        return -1;
+    }
+    return 0;
+}
 
 static int read_agent(PyObject *obj, AgentSpec *a) {
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) < 1 ||
@@ -860,6 +991,15 @@ static int read_agent(PyObject *obj, AgentSpec *a) {
         if (read_policy(PyTuple_GET_ITEM(obj, 2), &a->policy) < 0)
             return -1;
         a->exploration = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 3));
+        if (a->exploration == -1.0 && PyErr_Occurred())
+            return -1;
+    } else if (strcmp(kind, "expert") == 0 && PyTuple_GET_SIZE(obj) == 5) {
+        a->kind = AGENT_EXPERT;
+        a->policy = POLICY_GREEDY;
+        if (read_long(obj, 1, 1, &a->iterations) < 0 || read_long(obj, 3, 0, &a->solve_cells) < 0
+            || read_long(obj, 4, 0, &a->solve_nodes) < 0)
+            return -1;
+        a->exploration = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 2));
         if (a->exploration == -1.0 && PyErr_Occurred())
             return -1;
     } else {
@@ -890,6 +1030,23 @@ static int agent_choose(const Rules *r, const AgentSpec *a, const Position *pos,
         rc = greedy_choose(r, pos, list, g, index);
         gil_take(gil);
         return rc;
+    case AGENT_EXPERT:
+        /* games/kiwara/expert.py: the exact endgame when few placements are left and it is
+         * not lost; else the search */
+        long tokens = 0;
+        for (int i = 0; i < 2 * KINDS; i++)
+            tokens += pos->reserve[i];
+        if ((pos->empty < tokens ? pos->empty : tokens) <= a->solve_cells) {   /* placements_left */
+            int value;
+            gil_release(gil);
+            rc = solve_root(r, pos, a->solve_nodes, &value, index);
+            gil_take(gil);
+            if (rc == OK && value >= 0)
+                return OK;
+            if (rc != OK && rc != ERR_BUDGET)
+                return rc;
+        }
+        /* fall through */
     default: {
         Tree t;
         long done = 0;
@@ -903,6 +1060,34 @@ static int agent_choose(const Rules *r, const AgentSpec *a, const Position *pos,
         return rc;
     }
     }
+}
+
+PyObject *rules_solve(PyObject *self, PyObject *args) {
+    const Rules *r = rules_of(self);
+    PyObject *pos_obj;
+    long budget;
+    if (!PyArg_ParseTuple(args, "Ol:solve", &pos_obj, &budget))
+        return NULL;
+    Position *pos = read_position(r, pos_obj);
+    if (pos == NULL)
+        return NULL;
+    int value = 0, index = -1, rc;
+    if (is_terminal(pos) || pos->to_move < 0) {
+        free(pos);
+        PyErr_SetString(PyExc_ValueError, "solve needs a position with a player to move");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = solve_root(r, pos, budget, &value, &index);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (rc == ERR_BUDGET)
+        Py_RETURN_NONE;
+    if (rc < 0) {
+        set_error(rc);
+        return NULL;
+    }
+    return Py_BuildValue("(ii)", value, index);
 }
 
 PyObject *rules_play_game(PyObject *self, PyObject *args) {

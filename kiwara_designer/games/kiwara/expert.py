@@ -1,0 +1,79 @@
+"""``expert``: the strongest Kiwara agent the project makes within about half a CPU-second a move
+(with the compiled core).
+
+* **The endgame, exactly.** With at most ``solve_cells`` placements left (empty cells, or tokens
+  in the reserves if fewer) it searches the rest
+  of the game to the end (:func:`~kiwara_designer.agents.solver.solve`: alpha-beta over win,
+  draw, loss) within ``solve_nodes`` positions, and plays the first move that wins or draws
+  against any defence. A lost endgame (or one too big to search) goes to the search below,
+  which still finds the moves that lose least often against a fallible opponent.
+* **Otherwise MCTS** (UCT, ``iterations`` iterations, exploration ``exploration``) with
+  greedy-biased playouts: each playout move is the best by the evaluation among four random
+  candidates, far more like real play than uniform moves.
+
+Everything runs in the compiled core when it is built (Okapi games); the same agent in Python
+plays exactly the same moves, slowly. An iteration budget, not a time budget, so a game
+replays from its seed on any machine. ``expert:N`` sets the iterations.
+
+Measured (benchmarks/expert_strength.py, docs): it beats ``mcts:200`` and ``greedy`` in the
+issue's required shares; transposition tables were left out (see the docs: the exact endgame
+and better playouts gave the strength at this budget).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ...agents.base import AgentSpecError, legal_moves_to_choose, register_agent
+from ...agents.mcts import MAX_ITERATIONS, MctsAgent, hidden_information_refusal
+from ...agents.solver import solve
+from ...core.errors import KiwaraError
+from ...core.numbers import parse_whole, shorten
+
+EXPERT_ITERATIONS = 10_000
+EXPERT_EXPLORATION = 1.0
+SOLVE_CELLS = 10       # placements left
+SOLVE_NODES = 100_000
+
+
+@dataclass(frozen=True)
+class ExpertAgent:
+    name: str = "expert"
+    iterations: int = EXPERT_ITERATIONS
+    exploration: float = EXPERT_EXPLORATION
+    solve_cells: int = SOLVE_CELLS
+    solve_nodes: int = SOLVE_NODES
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        moves = legal_moves_to_choose(state)
+        if len(moves) == 1:
+            return moves[0]
+        if state.placements_left <= self.solve_cells:
+            solved = solve(state, self.solve_nodes)
+            if solved is not None and solved[0] >= 0:
+                return moves[solved[1]]
+        search = MctsAgent(self.name, iterations=self.iterations, playout="greedy",
+                           exploration=self.exploration)
+        return search.search(state, rng).move
+
+    def core_spec(self) -> tuple:
+        return ("expert", self.iterations, self.exploration, self.solve_cells, self.solve_nodes)
+
+
+def make_expert(text: str, args: list, game: Any) -> ExpertAgent:
+    """``expert`` or ``expert:N`` (N iterations of the search)."""
+    if len(args) > 1:
+        raise AgentSpecError(f"too many parts in {shorten(text)!r}; write expert or expert:N")
+    if not args:
+        return ExpertAgent(text)
+    try:
+        iterations = parse_whole(args[0], 1, MAX_ITERATIONS, "iterations")
+    except KiwaraError:
+        raise AgentSpecError(f"expert takes 1 to {MAX_ITERATIONS:,} iterations per move, got "
+                             f"{shorten(text)!r}") from None
+    return ExpertAgent(text, iterations=iterations)
+
+
+register_agent("expert", make_expert, game="kiwara", syntax="expert[:N]",
+               refusal=hidden_information_refusal)

@@ -135,7 +135,7 @@ def test_the_registry_offers_each_game_only_the_agents_that_play_it():
     from kiwara_designer.core.game import get_game
     from toy_games import KUHN
     kiwara = get_game("kiwara")
-    assert agent_kinds(kiwara) == ["random", "greedy", "mcts", "ismcts"]
+    assert agent_kinds(kiwara) == ["random", "greedy", "mcts", "ismcts", "expert"]
     assert agent_kinds(KUHN) == ["random", "greedy", "ismcts", "cheat-ismcts"]
     assert agent_kinds(KUHN, honest=True) == ["random", "greedy", "ismcts"]
     assert agent_syntax(KUHN, honest=True) == ("random, greedy, ismcts:N (N: iterations per "

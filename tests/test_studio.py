@@ -146,7 +146,7 @@ def test_catalogue_lists_what_the_page_offers():
     kiwara, awimbawe = found["games"]["kiwara"], found["games"]["awimbawe"]
     assert list(found["games"]) == ["kiwara", "awimbawe"]
     # the agent registry's kinds that may face a person (never cheat-ismcts)
-    assert kiwara["agents"] == ["random", "greedy", "mcts", "ismcts"]
+    assert kiwara["agents"] == ["random", "greedy", "mcts", "ismcts", "expert"]
     assert awimbawe["agents"] == ["random", "greedy", "ismcts"]
     assert kiwara["budgeted"] == ["mcts", "ismcts"] and awimbawe["budgeted"] == ["ismcts"]
     assert "gazelles_3" in kiwara["variants"] and "gamepark" in awimbawe["variants"]

@@ -1,4 +1,4 @@
-"""Awimbawé's own play-test metrics (the lab's registry for this game; formulas in the README,
+"""Awimbawé's own play-test metrics (the lab's registry for this game; formulas in docs/awimbawe/lab.md,
 "Awimbawé play-test lab"): who wins rounds and matches, how rounds end, how often the powers
 are used, and whether fled eagles decide rounds.
 

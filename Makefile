@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio]'
+	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio,docs]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -21,4 +21,4 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build site *.egg-info

@@ -40,11 +40,6 @@ FIGURES = [
     Figure("mirror", ("kiwara playtest classic classic-mirror.txt --agents greedy --games 1000 "
                       "--seed 1 --skill-games 0 -j 2 | grep -e '^[a-z]' -e 'first-player win'",),
            {"classic-mirror.txt": CLASSIC_MIRROR}),
-    Figure("race", ("kiwara layouts sample -n 6 --seed 3 > six.txt",
-                    "kiwara race --from six.txt --db race.sqlite --top 2 --agents random "
-                    "--tolerance 0.1 -j 2",
-                    "kiwara race --from six.txt --db race.sqlite --top 2 --agents random "
-                    "--tolerance 0.1 -j 2 | sed -n 3p")),
     Figure("sweep", ("kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 20 -j 2",
                      "kiwara rank --db results.sqlite --top 5 --export best5",
                      "ls best5 | head -4",

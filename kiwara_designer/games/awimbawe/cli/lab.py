@@ -92,7 +92,7 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
     Match i of both variants has the same seed (so the same chance generator: the same deck
     while the variants deal alike) and the same seats: the first seat's match win rates are
     compared with the exact McNemar test of kiwara compare, the rounds-won margin with a paired
-    z test.
+    t test.
 
     \b
     Examples:

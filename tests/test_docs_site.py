@@ -4,6 +4,7 @@ live --help, and the README stays a short front page whose links all lead somewh
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -27,8 +28,10 @@ def test_the_command_reference_is_the_live_help():
                     reason="mkdocs and mkdocs-material are not installed (the `docs` extra: "
                            "pip install -e '.[docs]'; `make test` installs it)")
 def test_the_site_builds_strictly(tmp_path):
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}        # no banner about mkdocs' future
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                             str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True)
+                             str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
+                            env=env)
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "site" / "reference" / "commands" / "index.html").is_file()
 

@@ -17,7 +17,7 @@ from ..core.game import Game, Metric
 from .matches import FIRST, GameResult, resolve_game
 from ..core.stats import Proportion, Summary, proportion, summarise
 
-# Weights of the combined score (docs/lab/metrics.md: "layout score"). Balance dominates: an unfair setup is
+# Weights of the combined score (docs/lab/metrics.md). Balance dominates: an unfair setup is
 # useless however exciting; tension and skill separate the fair ones.
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
 LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move

@@ -16,7 +16,7 @@ from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest
                           skill_pairing, stdin_once, summary_line, two_variants,
                           workers_option)
 
-# The lab's defaults for Awimbawé are Kiwara's (docs/awimbawe/lab.md, "Play-test lab"): greedy plays
+# The lab's defaults for Awimbawé are Kiwara's (docs/awimbawe/lab.md): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
 # measured with greedy against random unless asked.
 matches_options = lab_options("Matches (seats alternate: agent A sits first in the even ones).",

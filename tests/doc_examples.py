@@ -129,13 +129,17 @@ def parse_console(text: str) -> list[Command]:
 
 
 def _shim(folder: Path) -> Path:
-    """A ``kiwara`` on the PATH that runs this checkout with this interpreter."""
+    """A ``kiwara`` on the PATH that runs this checkout with this interpreter (and ``python3``,
+    that interpreter)."""
     bin_dir = folder / ".bin"
     bin_dir.mkdir(exist_ok=True)
     kiwara = bin_dir / "kiwara"
     kiwara.write_text(f"#!{sys.executable}\nimport sys\nfrom kiwara_designer.cli import main\n"
                       "sys.exit(main())\n")             # what pip writes for the entry point
     kiwara.chmod(0o755)
+    python = bin_dir / "python3"                # examples that read a file with Python: this one
+    if not python.exists():
+        python.symlink_to(sys.executable)
     return bin_dir
 
 

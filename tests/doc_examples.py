@@ -1,22 +1,10 @@
 """The documentation's examples, read from its Markdown (README.md and docs/**/*.md) so that they
 cannot go stale: `tests/test_doc_examples.py` runs each one and compares what it prints.
 
-Three kinds of fenced block take part (docs/developers/design.md, "Examples that are tested"):
-
-- ```` ```console ````: a shell session. Lines starting with ``$ `` are commands (a line ending
-  in ``\\`` goes on on the next one); the lines after a command, up to the next ``$ ``, are what
-  it prints, stdout and stderr together as a terminal shows them. The block runs as one bash
-  script, so ``echo $?`` and pipes work, with ``kiwara`` on the PATH (this checkout's, run by the
-  interpreter running the tests) in a fresh temporary folder. ``...`` in an expected line stands
-  for any text (doctest's ELLIPSIS): run times, and nothing else, are written so.
-- ```` ```pycon ````: Python at the ``>>>`` prompt, run by doctest in the same kind of folder.
-- A block of any language with ``title="NAME"`` is a file: it is written as NAME into the
-  folder of every example of its page before that example runs (``cat split.txt`` shows it).
-
-An HTML comment ``<!-- slow -->`` on the line before a block marks it ``slow`` (still run by
-`make test` and CI; ``-m "not slow"`` leaves it out). Blocks of other languages (``sh``,
-``text``, ``toml``, ``python`` without a prompt) are not examples: write a command without its
-output as ``sh``.
+How to write one (` ```console ` sessions, ` ```pycon ` doctests, titled blocks as files,
+``<!-- slow -->``, ``...`` for run times) and why this rather than Sybil or the golden files:
+docs/developers/examples.md. ``python tests/doc_examples.py --update PAGE.md`` rewrites the
+outputs of a page's examples that differ, after a deliberate change.
 """
 from __future__ import annotations
 

@@ -52,6 +52,10 @@ def test_the_readme_reaches_every_command_through_the_reference():
     text = README.read_text("utf-8")
     assert "docs/reference/commands.md" in text
     reference = (ROOT / "docs" / "reference" / "commands.md").read_text("utf-8")
+    headings = {line.split("`")[1].replace(" ", "-") for line in reference.splitlines()
+                if line.startswith("#") and "`kiwara" in line}
+    anchors = re.findall(r"docs/reference/commands\.md#([a-z-]+)", text)
+    assert anchors and set(anchors) <= headings
     for command in ("race", "explain", "cards", "sweep", "ladder", "studio", "awimbawe"):
         assert f"`kiwara {command}" in text, command
         assert f"## `kiwara {command}`" in reference, command

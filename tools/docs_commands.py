@@ -51,9 +51,8 @@ def page() -> str:
         lines.append(f"| [`kiwara {' '.join(path)}`](#{anchor}) | {summary} |")
     lines += ["", "## `kiwara`", "", "```text", _help(()).rstrip("\n"), "```", ""]
     for path, _ in commands:
-        heading = "#" * min(len(path) + 1, 4)
-        anchor = "kiwara-" + "-".join(path)
-        lines += [f"{heading} `kiwara {' '.join(path)}` {{#{anchor}}}", "", "```text",
+        heading = "#" * min(len(path) + 1, 4)     # anchors kiwara-NAME, on GitHub and MkDocs alike
+        lines += [f"{heading} `kiwara {' '.join(path)}`", "", "```text",
                   _help(path).rstrip("\n"), "```", ""]
     return "\n".join(lines)
 

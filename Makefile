@@ -13,7 +13,7 @@ CORE := setup.py $(wildcard kiwara_designer/games/kiwara/_core/*.[ch])
 $(STAMP): pyproject.toml Makefile $(CORE)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio]'
+	$(BIN)/pip install --quiet -e '.[test,pdf,cluster,stats,studio,docs]'
 	$(BIN)/python -m kiwara_designer.games.kiwara.compiled
 	touch $(STAMP)
 
@@ -26,4 +26,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 clean:
+<<<<<<< HEAD
 	rm -rf $(VENV) build *.egg-info kiwara_designer/games/kiwara/_engine*.so
+=======
+	rm -rf $(VENV) build site *.egg-info
+>>>>>>> docs-site

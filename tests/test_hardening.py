@@ -275,13 +275,11 @@ def test_legal_move_list_agrees_in_number():
 
 
 # == the command line ============================================================================
-from pathlib import Path                                       # noqa: E402
 
 from click.testing import CliRunner                            # noqa: E402
 
 from kiwara_designer.cli import main                           # noqa: E402
 
-README = Path(__file__).resolve().parent.parent / "README.md"
 FAST = ["--agents", "random", "--workers", "1", "--skill-games", "0"]
 SPLIT = "ABCCCC\nABBCFF\nAABCCF\nDABBBE\nDDEEEC\n"       # the classic board, C split, E split
 
@@ -441,13 +439,5 @@ def test_play_shows_the_totem_stones_around_the_board():                        
     assert "numbers around the board are the totem's stones" in result.output
 
 
-def test_readme_replay_examples_match_the_program():                                     # 19
-    text = README.read_text("utf-8")
-    block = text[text.index("### `kiwara replay`"):]
-    block = block[block.index("```\n$ ") + 4:]
-    block = block[:block.index("```")]
-    commands = re.findall(r"^\$ echo '(.*)' \| kiwara replay -\n((?:(?!\$ ).*\n)*)", block, re.M)
-    assert len(commands) == 2
-    for record, shown in commands:
-        result = run("replay", "-", input=record)
-        assert result.stdout + result.stderr == shown
+# (The replay examples of the guide, docs/kiwara/engine.md, are run with every other example
+# of the documentation by tests/test_doc_examples.py.)

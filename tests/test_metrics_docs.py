@@ -1,6 +1,6 @@
-"""The lab's statistical choices are written down with their references (issue 24 item 5):
-docs/metrics.md exists, the README's Play-test lab section links it, and it names every method
-the code uses with its source."""
+"""The lab's statistical choices are written down with their references: docs/lab/metrics.md
+exists, the README and the guide's play-test page link it, and it names every method the code
+uses with its source."""
 from __future__ import annotations
 
 import re
@@ -9,24 +9,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = ROOT / "docs" / "metrics.md"
+PAGE = ROOT / "docs" / "lab" / "metrics.md"
+PLAYTESTS = ROOT / "docs" / "lab" / "playtests.md"
 
 
-def _lab_section() -> str:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    start = readme.index("\n## Play-test lab")
-    return readme[start:readme.index("\n## ", start + 1)]
-
-
-def test_the_metrics_page_exists_and_the_lab_section_links_it():
+def test_the_metrics_page_exists_and_the_readme_and_the_lab_link_it():
     assert PAGE.is_file()
-    assert "docs/metrics.md" in re.findall(r"\]\((docs/[a-z/]+\.md)\)", _lab_section())
+    assert "docs/lab/metrics.md" in re.findall(r"\]\((docs/[a-z/]+\.md)\)",
+                                                (ROOT / "README.md").read_text("utf-8"))
+    assert "](metrics.md)" in PLAYTESTS.read_text("utf-8")
 
 
-def test_the_page_links_back_to_a_readme_section_that_exists():
-    text = PAGE.read_text("utf-8")
-    assert "](../README.md#play-test-lab)" in text
-    assert "\n## Play-test lab" in (ROOT / "README.md").read_text("utf-8")
+def test_the_page_links_back_to_the_play_tests_page():
+    assert "](playtests.md)" in PAGE.read_text("utf-8")
 
 
 @pytest.mark.parametrize("reference", [

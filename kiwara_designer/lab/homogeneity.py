@@ -1,5 +1,5 @@
 """What varies between setups, per metric: before the lab ranks experiments by a metric it asks
-whether the metric differs between them at all (README: "Play-test lab", "Is there anything to
+whether the metric differs between them at all (docs/lab/metrics.md, "Is there anything to
 rank?").
 
 Each experiment's stored summary is enough: a rate's successes and trials (Pearson χ² on the

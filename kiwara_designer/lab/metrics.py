@@ -1,10 +1,10 @@
 """Balance and interest metrics of a set of games, and the combined score used for ranking (the
-README's "layout score": it ranks Kiwara's layouts, and any game's setups and variants).
+guide's "layout score": it ranks Kiwara's layouts, and any game's setups and variants).
 
 The metrics every game shares are computed here from the neutral fields of each
 :class:`GameResult`; each game adds its own from its registry (``Game.metrics()``, e.g. Kiwara's
 Okapi rates and territory table), which read the games' ``stats``. Definitions (formula and why a
-designer cares) are in the README section "Play-test lab"; each function below states its formula.
+designer cares) are in docs/lab/metrics.md; each function below states its formula.
 Seats: 0 = first player (for Kiwara, who opens with the totem), 1 = second.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..core.game import Game, Metric
 from .matches import FIRST, GameResult, resolve_game
 from ..core.stats import Proportion, Summary, proportion, summarise
 
-# Weights of the combined score (README: "Layout score"). Balance dominates: an unfair setup is
+# Weights of the combined score (docs/lab/metrics.md). Balance dominates: an unfair setup is
 # useless however exciting; tension and skill separate the fair ones.
 SCORE_WEIGHTS = {"balance": 0.5, "tension": 0.2, "lead_changes": 0.1, "skill": 0.2}
 LEAD_CHANGE_RATE_FOR_FULL_MARKS = 0.5   # the leader switching every other move

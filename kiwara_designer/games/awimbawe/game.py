@@ -24,7 +24,7 @@ class AwimbaweGame(GameBase):
     or a list of card names) deals it from that deck. Scores in :meth:`outcome` are rounds won."""
 
     name = "awimbawe"
-    headline_metric = "round1_leader_balance"   # the lead rule's fairness: README, play-test lab
+    headline_metric = "round1_leader_balance"   # the lead rule's fairness: docs/awimbawe/lab.md
     perfect_information = False
     chance = True
 

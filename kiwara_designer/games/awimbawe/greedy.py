@@ -27,7 +27,7 @@ Scores (the heuristic's rules, in the issue's words):
   otherwise; after a lost round, the same rule chooses who starts. A power's bonus is small
   (:data:`POWER_BONUS` per value blocked or buried), so it decides between plays of one card.
 
-Measured (benchmarks/awimbawe_strength.py): see the README's strength table.
+Measured (benchmarks/awimbawe_strength.py): see docs/developers/benchmarks.md, "Awimbawé".
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Awimbawé's own play-test metrics (the lab's registry for this game; formulas in the README,
-"Awimbawé play-test lab"): who wins rounds and matches, how rounds end, how often the powers
-are used, and whether fled eagles decide rounds.
+"""Awimbawé's own play-test metrics (the lab's registry for this game; formulas in
+docs/awimbawe/lab.md, "Play-test lab"): who wins rounds and matches, how rounds end, how often
+the powers are used, and whether fled eagles decide rounds.
 
 The :class:`RoundTracker` reads each finished round's history (its moves in record notation)
 and puts plain per-round facts into the game's statistics (``round_facts``); the metrics read

@@ -1,6 +1,6 @@
 """Kiwara's own play-test metrics (the lab's registry for this game, see :class:`Metric`): the
 Okapi rows and the territory control table, from the statistics :class:`~.game.KiwaraGame` puts in
-each game's outcome (``okapi``, ``control``, ``control_changes``). Formulas: README, "Metrics"."""
+each game's outcome (``okapi``, ``control``, ``control_changes``). Formulas: docs/lab/metrics.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -166,5 +166,5 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
     body.append("</div>")
     body.append('<p class="note">Layout score = weighted mean of balance (0.5), tension = 1 − '
                 "decisiveness (0.2), lead changes per move / 0.5 capped at 1 (0.1) and skill = 2 × (skill gap "
-                "− 0.5) (0.2); see the README, section Play-test lab.</p>")
+                "− 0.5) (0.2); see the guide, docs/lab/metrics.md.</p>")
     return body

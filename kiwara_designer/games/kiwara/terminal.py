@@ -1,6 +1,6 @@
 """Drawing layouts as text for the terminal: territory letters, rivers as walls between cells.
 
-At the edge, like ``svg``: imports the core, never the reverse. ``colour`` adds ANSI tints
+At the edge, like ``printing/``: imports the core, never the reverse. ``colour`` adds ANSI tints
 (click strips them when the output is not a terminal).
 """
 from __future__ import annotations

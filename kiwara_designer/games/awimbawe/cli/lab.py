@@ -16,7 +16,7 @@ from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest
                           skill_pairing, stdin_once, summary_line, two_variants,
                           workers_option)
 
-# The lab's defaults for Awimbawé are Kiwara's (README, "Awimbawé play-test lab"): greedy plays
+# The lab's defaults for Awimbawé are Kiwara's (docs/awimbawe/lab.md): greedy plays
 # a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
 # measured with greedy against random unless asked.
 matches_options = lab_options("Matches (seats alternate: agent A sits first in the even ones).",
@@ -50,7 +50,7 @@ def playtest_cmd(variant_name, games, agents, seed, workers, skill, skill_games,
 
     Match and round win rates of the first seat and of the round-1 leader, rounds ended by
     hyenas, tricks per round, crowns margin, power use, fled eagles that change a round's
-    winner, lead changes, skill gap (formulas in the README). With --scheduler the matches
+    winner, lead changes, skill gap (formulas in docs/awimbawe/lab.md). With --scheduler the matches
     are played on a Dask cluster, with the same results.
 
     \b
@@ -92,7 +92,7 @@ def compare_cmd(variant_names, games, agents, seed, workers, as_json) -> None:
     Match i of both variants has the same seed (so the same chance generator: the same deck
     while the variants deal alike) and the same seats: the first seat's match win rates are
     compared with the exact McNemar test of kiwara compare, the rounds-won margin with a paired
-    z test.
+    t test.
 
     \b
     Examples:

@@ -125,7 +125,7 @@ def compare(layout_names, variant_names, games, agents, seed, workers, as_json) 
 
     Game i of both variants has the same seed and seats, so the games are paired: the difference
     in first-player win rate is tested with an exact McNemar test (two-proportion z test shown
-    for reference), the score margin with a paired z test.
+    for reference), the score margin with a paired t test.
 
     \b
     Examples:

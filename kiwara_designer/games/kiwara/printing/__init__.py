@@ -6,7 +6,11 @@ thumbnails and the studio's screen board, drawn through the printing toolkit.
 >>> from kiwara_designer.games.kiwara.printing import print_set
 >>> pages = print_set(load_layout("classic"), PrintOptions(Paper.parse("letter")), kit=True)
 >>> [p.name for p in pages]
-['board', 'tokens', 'cards', 'rules']
+['board', 'tokens', 'rules']
+>>> from kiwara_designer.games.kiwara import KiwaraVariant
+>>> deck = KiwaraVariant(reinforcement="deck", deck="sample")
+>>> [p.name for p in print_set(load_layout("classic"), PrintOptions(), kit=True, variant=deck)]
+['board', 'tokens', 'cards-1', 'cards-2', 'cards-3', 'rules']
 """
 from __future__ import annotations
 

@@ -1,0 +1,105 @@
+"""Runs the guide's long examples and writes their outputs to docs/snippets/NAME.txt, which the
+pages include (MkDocs' snippets extension): figures that take minutes are never typed by hand,
+and each says when, how long and at what machine load it was taken.
+
+    python tools/docs_figures.py                 # every figure (some twenty minutes on 2 cores)
+    python tools/docs_figures.py race mirror     # only these
+    python tools/docs_figures.py --list
+
+Each figure runs in a fresh temporary folder, as the tested examples do (tests/doc_examples.py):
+the same `kiwara` on the PATH, stdout and stderr together.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from doc_examples import MARKER, environment  # noqa: E402
+
+SNIPPETS = ROOT / "docs" / "snippets"
+CLASSIC_MIRROR = "CCCCBA\nFFCBBA\nFCCBAA\nEBBBAD\nEEEEDD\n"
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    commands: tuple[str, ...]
+    files: dict[str, str] = field(default_factory=dict)
+
+
+FIGURES = [
+    Figure("mirror", ("kiwara playtest classic classic-mirror.txt --agents greedy --games 1000 "
+                      "--seed 1 --skill-games 0 -j 2 | grep -e '^[a-z]' -e 'first-player win'",),
+           {"classic-mirror.txt": CLASSIC_MIRROR}),
+    Figure("sweep", ("kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 20 -j 2",
+                     "kiwara rank --db results.sqlite --top 5 --export best5",
+                     "ls best5 | head -4",
+                     "kiwara report --db results.sqlite -o report.html")),
+    Figure("explain", ("kiwara sweep --sample 300 --seed 7 --db explain300.sqlite --games 32 "
+                       "--skill-games 0 -j 2 | head -2",
+                       "kiwara explain --db explain300.sqlite")),
+    Figure("cards-value", ("kiwara cards value --games 100 --seed 1 -j 2",)),
+    Figure("cards-versus", ("kiwara cards versus --games 1000 --seed 1 -j 2",)),
+    Figure("awimbawe-playtest", ("kiwara awimbawe playtest --games 200 -j 2",)),
+    Figure("awimbawe-compare", ("kiwara awimbawe compare --variant classic --variant gamepark "
+                                "--games 1000 -j 2",)),
+    Figure("awimbawe-sweep", ("kiwara awimbawe sweep --set hyenas_to_lose=3,4 --set "
+                              "eagle_may_flee=true,false --games 400 --db awimbawe.sqlite -j 2",
+                              "kiwara rank --db awimbawe.sqlite --by hyena_round_rate",
+                              "kiwara report --db awimbawe.sqlite -o report.html")),
+]
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} (1 min), {five:.1f} (5 min)"
+
+
+def take(figure: Figure) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in figure.files.items():
+            Path(folder, name).write_text(text, "utf-8")
+        script = ["exec 2>&1"]
+        for command in figure.commands:
+            script += [command, f"printf '%s\\n' '{MARKER}'"]
+        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        load_before, start = _load(), time.perf_counter()
+        result = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder,
+                                env=environment(Path(folder)), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, timeout=3 * 3600)
+        seconds, load_after = time.perf_counter() - start, _load()
+    outputs = result.stdout.decode("utf-8", "replace").split(MARKER + "\n")
+    lines = [f"# taken {when} by tools/docs_figures.py {figure.name}: {seconds:,.0f} s wall on "
+             f"{os.cpu_count()} cores, load average {load_before} before, {load_after} after"]
+    for command, output in zip(figure.commands, outputs):
+        lines.append(f"$ {command}")
+        lines.extend(output.rstrip("\n").split("\n") if output.strip() else [])
+    return "\n".join(lines) + "\n"
+
+
+def main(names: list[str]) -> None:
+    if names == ["--list"]:
+        print("\n".join(f.name for f in FIGURES))
+        return
+    unknown = set(names) - {f.name for f in FIGURES}
+    if unknown:
+        sys.exit(f"unknown figures: {', '.join(sorted(unknown))} (--list names them)")
+    SNIPPETS.mkdir(exist_ok=True)
+    for figure in FIGURES:
+        if not names or figure.name in names:
+            text = take(figure)
+            (SNIPPETS / f"{figure.name}.txt").write_text(text, "utf-8")
+            print(text.splitlines()[0])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -26,8 +26,4 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 clean:
-<<<<<<< HEAD
-	rm -rf $(VENV) build *.egg-info kiwara_designer/games/kiwara/_engine*.so
-=======
-	rm -rf $(VENV) build site *.egg-info
->>>>>>> docs-site
+	rm -rf $(VENV) build site *.egg-info kiwara_designer/games/kiwara/_engine*.so

@@ -270,8 +270,8 @@ def test_the_expert_plays_alike_in_both_engines(python_engine, name, layout, var
     # a whole game in one call of the core, against the protocol's loop
     start = new_game(layout, variant)
     agents = (expert, make_agent("greedy", KIWARA))
-    fast = compiled.twin(start).play(agents, [random.Random(1), random.Random(2)])
-    slow = play_in_python(KIWARA, start, agents, [random.Random(1), random.Random(2)],
+    fast = compiled.twin(start).play(agents, ["1:a", "1:b"])
+    slow = play_in_python(KIWARA, start, agents, [random.Random("1:a"), random.Random("1:b")],
                           random.Random(3))
     assert (fast.moves, fast.legal, fast.leads, fast.final) == \
         (slow.moves, slow.legal, slow.leads, slow.final)
@@ -284,3 +284,15 @@ def test_expert_spec():
     for bad in ("expert:0", "expert:x", "expert:5:6"):
         with pytest.raises(AgentSpecError):
             make_agent(bad, KIWARA)
+
+
+@pytest.mark.parametrize("seed", ["0:a", "123456789:b", "", "é" * 70, "x" * 1000])
+def test_a_stream_started_from_its_seed_is_random_Random_of_that_seed(seed):
+    """The lab's games start each agent's stream in the core from its seed's key: the same
+    numbers as random.Random(seed) (checked through a whole random game's moves)."""
+    state = new_game(load_layout("classic"))
+    agents = (make_agent("random", KIWARA), make_agent("random", KIWARA))
+    fast = compiled.twin(state).play(agents, [seed, seed + "!"])
+    slow = play_in_python(KIWARA, state, agents, [random.Random(seed), random.Random(seed + "!")],
+                          random.Random(0))
+    assert fast.moves == slow.moves and fast.final == slow.final

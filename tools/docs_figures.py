@@ -34,6 +34,7 @@ class Figure:
     name: str
     commands: tuple[str, ...]
     files: dict[str, str] = field(default_factory=dict)
+    in_checkout: bool = False       # run in the checkout (a benchmark script), not a new folder
 
 
 FIGURES = [
@@ -56,6 +57,12 @@ FIGURES = [
                               "eagle_may_flee=true,false --games 400 --db awimbawe.sqlite -j 2",
                               "kiwara rank --db awimbawe.sqlite --by hyena_round_rate",
                               "kiwara report --db awimbawe.sqlite -o report.html")),
+    Figure("kiwara-ladder", ("kiwara ladder classic --agents random,greedy,mcts:200,expert "
+                             "--games 100 --seed 1 -j 2",)),
+    Figure("awimbawe-ladder", ("kiwara awimbawe ladder --agents random,greedy,ismcts:100,"
+                               "cheat-ismcts:100 --games 40 --seed 1 -j 2",)),
+    Figure("compiled-core-benchmark", ("python3 benchmarks/compiled_core.py",), in_checkout=True),
+    Figure("expert-strength", ("python3 benchmarks/expert_strength.py",), in_checkout=True),
 ]
 
 
@@ -73,7 +80,8 @@ def take(figure: Figure) -> str:
             script += [command, f"printf '%s\\n' '{MARKER}'"]
         when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         load_before, start = _load(), time.perf_counter()
-        result = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder,
+        result = subprocess.run(["bash", "-c", "\n".join(script)],
+                                cwd=ROOT if figure.in_checkout else folder,
                                 env=environment(Path(folder)), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, timeout=3 * 3600)
         seconds, load_after = time.perf_counter() - start, _load()

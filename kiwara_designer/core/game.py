@@ -302,11 +302,11 @@ class CompiledState(Protocol):
     def greedy(self, rng: random.Random) -> int | None:
         """The greedy agent's choice, as an index in ``legal_moves()``."""
 
-    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random],
+    def play(self, agents: Sequence[Any], seeds: Sequence[str],
              keep_moves: bool = True) -> PlayedGame | None:
-        """The whole game from here with ``agents[seat]`` drawing from ``rngs[seat]``; agents
-        describe themselves by ``core_spec()``. Without ``keep_moves`` the trace's moves are
-        left out (they cost, and only records need them)."""
+        """The whole game from here, ``agents[seat]`` drawing from ``random.Random(seeds[seat])``
+        (a stream made for this game alone); agents describe themselves by ``core_spec()``.
+        Without ``keep_moves`` the trace's moves are left out (only records need them)."""
 
 
 @runtime_checkable

@@ -182,14 +182,15 @@ def play_game(setup: Any, variant: Any, pairing: Pairing, master_seed: int, inde
     # one generator per agent, so one agent's appetite for random numbers never changes the
     # other's and an agent keeps its stream when the pair's seats are swapped; one for chance,
     # which no agent's choices can shift
-    streams = (random.Random(f"{seed}:a"), random.Random(f"{seed}:b"))
-    rngs = streams if a_seat == FIRST else streams[::-1]
-    chance_rng = random.Random(f"{seed}:chance")
+    streams = (f"{seed}:a", f"{seed}:b")
+    seeds = streams if a_seat == FIRST else streams[::-1]
     state = game.new_state(setup, variant)
     fast = compiled_twin(state)
     # the same game, played whole in the game's compiled core when it has one for these agents
-    played = (None if fast is None else fast.play(agents, rngs, keep_moves)) or \
-        play_in_python(game, state, agents, rngs, chance_rng)
+    played = None if fast is None else fast.play(agents, seeds, keep_moves)
+    if played is None:
+        played = play_in_python(game, state, agents, [random.Random(s) for s in seeds],
+                                random.Random(f"{seed}:chance"))
     final, legal = played.final, played.legal
     outcome = game.outcome(final)
     winner = _winner(final)

@@ -13,6 +13,7 @@ Python engine everywhere; ``python -m kiwara_designer.games.kiwara.compiled`` sa
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 from typing import Any, Sequence
@@ -114,6 +115,15 @@ def move_from_core(t: Any, move: tuple) -> Move:
     return Move(KINDS[kind], cell, tuple(swaps), None if totem < 0 else totem, t.width)
 
 
+def seed_key(seed: str) -> bytes:
+    """What ``random.Random(seed)`` seeds its Mersenne Twister with (``random.seed``, version
+    2): the seed's UTF-8 bytes and their SHA-512 read as one integer, in 32-bit words, least
+    significant first. The core starts a stream from it without a ``random.Random``."""
+    data = seed.encode()
+    number = int.from_bytes(data + hashlib.sha512(data).digest(), "big")
+    return number.to_bytes(max(1, (number.bit_length() + 31) // 32) * 4, "little")
+
+
 class _Stream:
     """A ``random.Random``'s Mersenne Twister state on its way into the core and back (read
     once: ``getstate`` copies 625 numbers)."""
@@ -161,7 +171,7 @@ class CompiledKiwara:
         stream.put(words)
         return index
 
-    def play(self, agents: Sequence[Any], rngs: Sequence[random.Random],
+    def play(self, agents: Sequence[Any], seeds: Sequence[str],
              keep_moves: bool = True) -> PlayedGame | None:
         specs = []
         for agent in agents:
@@ -170,11 +180,8 @@ class CompiledKiwara:
                     spec[0] == "mcts" and spec[2] not in self.PLAYOUTS):
                 return None
             specs.append(spec)
-        streams = [_Stream(rng) for rng in rngs]
         trace = self.rules.play_game(position_tuple(self.state), tuple(specs),
-                                     tuple(stream.words for stream in streams), keep_moves)
-        for stream, words in zip(streams, trace["rngs"]):
-            stream.put(words)
+                                     tuple(seed_key(seed) for seed in seeds), keep_moves)
         t = self.state._t
         return PlayedGame(tuple(move_from_core(t, m) for m in trace["moves"]),
                           tuple(trace["legal"]), tuple(trace["leads"]),

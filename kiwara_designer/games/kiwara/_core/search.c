@@ -107,8 +107,49 @@ static void rng_sample(Rng *g, int n, int k, int *out, int *pool) {
     }
 }
 
-/* The 625-tuple rng.getstate()[1] (624 words, then the index) into g; -1 with an exception. */
+/* random.Random(seed)'s state from the seed's key: init_by_array (Modules/_randommodule.c)
+ * over the key's 32-bit words, least significant first (compiled.seed_key gives the key of a
+ * str seed: its bytes and their SHA-512, as one big integer, as random.seed does). */
+static void rng_seed(Rng *g, const unsigned char *key, Py_ssize_t length) {
+    uint32_t *mt = g->mt;
+    size_t words = length > 0 ? (size_t)(length + 3) / 4 : 1, i = 1, j = 0, k;
+    mt[0] = 19650218U;
+    for (int n = 1; n < MT_N; n++)
+        mt[n] = 1812433253U * (mt[n - 1] ^ (mt[n - 1] >> 30)) + (uint32_t)n;
+    for (k = MT_N > words ? MT_N : words; k; k--) {
+        uint32_t word = 0;
+        for (int b = 0; b < 4; b++)
+            if ((Py_ssize_t)(4 * j + b) < length)
+                word |= (uint32_t)key[4 * j + b] << (8 * b);
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + word + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= words)
+            j = 0;
+    }
+    for (k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    g->index = MT_N;
+}
+
+/* A random state: the 625-tuple rng.getstate()[1] (624 words, then the index), or the bytes
+ * of a seed's key (a stream nobody reads after the call); -1 with an exception. */
 static int rng_from_py(PyObject *obj, Rng *g) {
+    if (PyBytes_Check(obj)) {
+        rng_seed(g, (const unsigned char *)PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+        return 0;
+    }
     PyObject *seq = PySequence_Fast(obj, "a random state must be the 625-tuple getstate()[1]");
     if (seq == NULL)
         return -1;
@@ -807,6 +848,16 @@ static int read_policy(PyObject *obj, int *policy) {
     return 0;
 }
 
+/* (value, the stream's new state), or the computation's error. */
+static PyObject *with_stream(int rc, int value, const Rng *g) {
+    if (rc < 0) {
+        set_error(rc);
+        return NULL;
+    }
+    PyObject *state = rng_to_py(g);
+    return state ? Py_BuildValue("(iN)", value, state) : NULL;
+}
+
 /* ---- the methods ----------------------------------------------------------------------- */
 PyObject *rules_playout(PyObject *self, PyObject *args) {
     const Rules *r = rules_of(self);
@@ -829,12 +880,7 @@ PyObject *rules_playout(PyObject *self, PyObject *args) {
     }
     scratch_free(&s);
     free(pos);
-    if (rc < 0) {
-        set_error(rc);
-        return NULL;
-    }
-    PyObject *state = rng_to_py(&g);
-    return state ? Py_BuildValue("(iN)", ret, state) : NULL;
+    return with_stream(rc, ret, &g);
 }
 
 PyObject *rules_greedy(PyObject *self, PyObject *args) {
@@ -858,12 +904,7 @@ PyObject *rules_greedy(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     movelist_free(&list);
     free(pos);
-    if (rc < 0) {
-        set_error(rc);
-        return NULL;
-    }
-    PyObject *state = rng_to_py(&g);
-    return state ? Py_BuildValue("(iN)", index, state) : NULL;
+    return with_stream(rc, index, &g);
 }
 
 PyObject *rules_mcts(PyObject *self, PyObject *args) {
@@ -1175,7 +1216,11 @@ PyObject *rules_play_game(PyObject *self, PyObject *args) {
     PyObject *final = position_to_py(r, pos);
     if (final == NULL)
         goto end;
-    PyObject *s0 = rng_to_py(&rngs[0]), *s1 = rng_to_py(&rngs[1]);
+    /* a stream given by its seed is nobody's afterwards: None, not 625 numbers to build */
+    PyObject *s0 = PyBytes_Check(PyTuple_GET_ITEM(rngs_obj, 0)) ? Py_NewRef(Py_None)
+                                                                 : rng_to_py(&rngs[0]);
+    PyObject *s1 = PyBytes_Check(PyTuple_GET_ITEM(rngs_obj, 1)) ? Py_NewRef(Py_None)
+                                                                 : rng_to_py(&rngs[1]);
     if (s0 == NULL || s1 == NULL) {
         Py_XDECREF(s0);
         Py_XDECREF(s1);

@@ -28,6 +28,7 @@ PyObject *rules_rng_draws(PyObject *self, PyObject *args);
      "when it would visit more than budget positions."}, \
     {"play_game", (PyCFunction)rules_play_game, METH_VARARGS, \
      "play_game(pos, agents, rng_states, keep_moves=True) -> dict: lab/matches.py's play_game " \
+     "(a random state is a 625-tuple or the bytes of a seed's key, compiled.seed_key) " \
      "loop (moves (empty unless kept), legal, leads, control_changes, final, rngs); agent specs ('random',), ('greedy',), " \
      "('mcts', iterations, policy, exploration), ('expert', iterations, exploration, " \
      "solve_cells, solve_nodes)."}, \

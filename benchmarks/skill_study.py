@@ -1,0 +1,146 @@
+"""The skill study (issue 25): does the first player's advantage change with skill, and do
+layouts differ between good players?
+
+    .venv/bin/python benchmarks/skill_study.py --db study.sqlite            # play, then report
+    .venv/bin/python benchmarks/skill_study.py --db study.sqlite --report   # the report only
+    .venv/bin/python benchmarks/skill_study.py --db study.sqlite --games expert=120
+
+The 8 built-in boards and 40 layouts drawn uniformly at random (the generator's
+``sample_layouts``, seed 1) are played in self-play at each skill level (random, greedy,
+mcts:200, expert) by ``kiwara sweep`` into one results database, so a killed study resumes
+with the same command, and more games can be added later (``--games LEVEL=N``: the sweep plays
+the missing ones). Games of every layout use the sweep's seeds (game i of a layout seeded from
+(1, i)), the seat-swapped pairs of the lab.
+
+The report, per level: the first player's win rate over all games with its 95 % interval;
+whether the layouts differ at all (the lab's χ² homogeneity test over the layouts, as ``kiwara
+rank`` prints it), the between-layout standard deviation with its interval, and the spread the
+data could have detected (80 % power); then, for each pair of levels, the Spearman correlation
+of the layouts' first-player rates (do the layouts that favour the first player at one skill
+favour them at another?). Commands and the database's summary are printed, so the study can
+be repeated and checked.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from kiwara_designer.core.stats import proportion
+from kiwara_designer.games.kiwara.formats import load_layout
+from kiwara_designer.games.kiwara.generator import sample_layouts
+
+LEVELS = ("random", "greedy", "mcts:200", "expert")
+GAMES = {"random": 2000, "greedy": 2000, "mcts:200": 400, "expert": 40}
+BUILT_IN = ("classic", "full-range", "great-plain", "long-grass", "president", "six-fives",
+            "three-sevens", "twin-nines")
+SAMPLED, SEED = 40, 1
+
+
+def layouts_file(db: Path) -> Path:
+    """The study's 48 layouts, one block of rows each, next to the database."""
+    path = db.with_name(db.stem + "-layouts.txt")
+    if not path.exists():
+        boards = [load_layout(name) for name in BUILT_IN]
+        boards += list(sample_layouts(SAMPLED, seed=SEED))
+        path.write_text("\n\n".join("\n".join(board.rows) for board in boards) + "\n", "utf-8")
+    return path
+
+
+def kiwara(*args: str, capture: bool = False) -> str:
+    command = [str(Path(sys.executable).with_name("kiwara")), *args]
+    print("$ kiwara " + " ".join(args), file=sys.stderr, flush=True)
+    done = subprocess.run(command, check=True, text=True,
+                          stdout=subprocess.PIPE if capture else None)
+    return done.stdout if capture else ""
+
+
+def play(db: Path, games: dict[str, int], workers: int) -> None:
+    source = layouts_file(db)
+    for level in LEVELS:
+        kiwara("sweep", "--from", str(source), "--db", str(db), "--agents", level,
+               "--games", str(games[level]), "--skill-games", "0", "--seed", str(SEED),
+               "-j", str(workers))
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        result = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                result[order[k]] = (i + j) / 2
+            i = j + 1
+        return result
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else float("nan")
+
+
+def report(db: Path) -> None:
+    rates: dict[str, dict[str, float]] = {}
+    print(f"{'level':<9} {'layouts':>7} {'games':>7}  first-player win rate      "
+          f"layouts differ?                      between-layout sd     detectable sd")
+    for level in LEVELS:
+        found = json.loads(kiwara("rank", "--db", str(db), "--agents", f"{level},{level}",
+                                  "--by", "first_player_win_rate", "--top", "1000", "--json",
+                                  capture=True))
+        rows = found["ranking"]
+        if not rows:
+            print(f"{level:<9} not played yet")
+            continue
+        games = sum(r["games"] for r in rows)
+        wins = sum(r["values"]["first_player_win_rate"] * r["games"] for r in rows)
+        pooled = proportion(wins, games)
+        h = found["homogeneity"]["first_player_win_rate"]
+        verdict = (f"yes, p = {h['p_value']:.2g}" if h["p_value"] < 0.05
+                   else f"cannot tell, p = {h['p_value']:.2f}")
+        print(f"{level:<9} {len(rows):>7} {games:>7}  {pooled.value:.3f} "
+              f"[{pooled.low:.3f}, {pooled.high:.3f}]   χ² {h['statistic']:.1f} on {h['df']} df: "
+              f"{verdict:<18} {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
+              f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
+        rates[level] = {r["setup"]: r["values"]["first_player_win_rate"] for r in rows}
+    played = [level for level in LEVELS if level in rates]
+    if len(played) > 1:
+        print("\nSpearman correlation of the layouts' first-player rates between levels:")
+        for i, a in enumerate(played):
+            for b in played[i + 1:]:
+                common = sorted(set(rates[a]) & set(rates[b]))
+                rho = spearman([rates[a][s] for s in common], [rates[b][s] for s in common])
+                print(f"  {a:<9} {b:<9} {len(common)} layouts  rho {rho:+.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--report", action="store_true", help="only report what is stored")
+    parser.add_argument("--games", action="append", default=[], metavar="LEVEL=N",
+                        help="games per layout at a level (default: " +
+                        ", ".join(f"{k}={v}" for k, v in GAMES.items()) + ")")
+    parser.add_argument("-j", "--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    games = dict(GAMES)
+    for item in args.games:
+        level, _, n = item.partition("=")
+        if level not in games or not n.isdigit():
+            sys.exit(f"--games {item!r}: write LEVEL=N with LEVEL one of {', '.join(LEVELS)}")
+        games[level] = int(n)
+    if not args.report:
+        play(args.db, games, args.workers)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; database {args.db}")
+    report(args.db)
+
+
+if __name__ == "__main__":
+    main()

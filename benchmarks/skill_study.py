@@ -137,6 +137,7 @@ def main() -> None:
             sys.exit(f"--games {item!r}: write LEVEL=N with LEVEL one of {', '.join(LEVELS)}")
         games[level] = int(n)
     if not args.report:
+        args.db.parent.mkdir(parents=True, exist_ok=True)
         play(args.db, games, args.workers)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; database {args.db}")
     report(args.db)

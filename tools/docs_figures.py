@@ -61,6 +61,8 @@ FIGURES = [
                              "--games 100 --seed 1 -j 2",)),
     Figure("awimbawe-ladder", ("kiwara awimbawe ladder --agents random,greedy,ismcts:100,"
                                "cheat-ismcts:100 --games 40 --seed 1 -j 2",)),
+    Figure("skill-study", ("python3 benchmarks/skill_study.py --db study/skill.sqlite --report",),
+           in_checkout=True),
     Figure("compiled-core-benchmark", ("python3 benchmarks/compiled_core.py",), in_checkout=True),
     Figure("expert-strength", ("python3 benchmarks/expert_strength.py",), in_checkout=True),
 ]

@@ -99,7 +99,8 @@ def assert_same_games(fast, slow):
 @pytest.mark.parametrize("name, layout, variant", SETUPS, ids=IDS)
 @pytest.mark.parametrize("pairing, games", [("random,random", 60), ("greedy,random", 16),
                                             ("greedy,greedy", 10), ("mcts:25,greedy", 2),
-                                            ("mcts:20:greedy,random", 2)])
+                                            ("mcts:20:greedy,random", 2),
+                                            ("mcts:12:egreedy,greedy", 2)])
 def test_lab_games_are_the_same_games(python_engine, name, layout, variant, pairing, games):
     fast, slow = both_engines(python_engine, lambda: play_games(
         layout, variant, Pairing.parse(pairing), games, seed=11, workers=1, keep_moves=True))
@@ -122,7 +123,8 @@ def positions(layout, variant, count, seed):
 def test_agents_choose_alike_and_leave_the_same_random_stream(python_engine, name, layout,
                                                                variant):
     agents = [make_agent("greedy", KIWARA), MctsAgent(iterations=40),
-              MctsAgent(iterations=15, playout="greedy", exploration=0.6)]
+              MctsAgent(iterations=15, playout="greedy", exploration=0.6),
+              MctsAgent(iterations=10, playout="egreedy", exploration=1.4)]
     for i, state in enumerate(positions(layout, variant, 40, seed=len(name))):
         if len(state.legal_moves()) < 2:
             continue

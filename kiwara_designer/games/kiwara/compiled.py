@@ -139,7 +139,7 @@ class _Stream:
 class CompiledKiwara:
     """A :class:`KiwaraState`'s twin in the core (:class:`~kiwara_designer.core.game.CompiledState`)."""
 
-    PLAYOUTS = ("random", "greedy")
+    PLAYOUTS = ("random", "greedy", "egreedy")
     AGENTS = ("random", "greedy", "mcts", "expert")      # the core_spec kinds play_game knows
 
     def __init__(self, state: Any, rules: Any) -> None:

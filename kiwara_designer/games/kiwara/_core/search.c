@@ -248,7 +248,8 @@ static double now_seconds(void) {   /* time.perf_counter() on Linux */
 }
 
 /* ---- playouts (agents/playouts.py) ------------------------------------------------------ */
-enum { POLICY_RANDOM, POLICY_GREEDY };
+enum { POLICY_RANDOM, POLICY_GREEDY, POLICY_EPSILON_GREEDY };
+#define PLAYOUT_EPSILON 0.1          /* agents/playouts.py */
 #define GREEDY_PLAYOUT_SAMPLE 4
 #define LOOKAHEAD_POSITIONS 2000     /* agents/greedy.py */
 
@@ -341,10 +342,53 @@ static int playout_greedy(const Rules *r, const Position *start, Rng *g, Scratch
     return OK;
 }
 
+static int same_key(const MoveList *l, int i, int j);
+
+/* epsilon_greedy_playout: with probability PLAYOUT_EPSILON (one random() a ply) a uniform move,
+ * else the first move whose after-state is strictly best for the mover among all of them (a
+ * move of the same evaluation key as the one before it evaluates alike: skipped). */
+static int playout_epsilon_greedy(const Rules *r, const Position *start, Rng *g, Scratch *s,
+                                  int *ret) {
+    memcpy(s->cur, start, r->pos_bytes);
+    while (!is_terminal(s->cur)) {
+        int player = s->cur->to_move;
+        if (gen(r, s->cur, &s->list) < 0)
+            return ERR_MEMORY;
+        int n = s->list.n;
+        if (n == 0)
+            return ERR_STUCK;
+        if (rng_random(g) < PLAYOUT_EPSILON) {
+            apply_move(r, s->cur, &s->list, (int)rng_below(g, (uint32_t)n), s->next);
+            SWAP_POS(s->cur, s->next);
+            continue;
+        }
+        double best_value = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (i > 0 && same_key(&s->list, i, i - 1))
+                continue;
+            apply_move(r, s->cur, &s->list, i, s->next);
+            double value = evaluate(r, s->next, player);
+            if (value > best_value) {
+                SWAP_POS(s->best, s->next);
+                best_value = value;
+            }
+        }
+        SWAP_POS(s->cur, s->best);
+    }
+    *ret = first_return(r, s->cur);
+    return OK;
+}
+
 static int playout(const Rules *r, const Position *start, int policy, Rng *g, Scratch *s,
                    int *ret) {
-    return policy == POLICY_GREEDY ? playout_greedy(r, start, g, s, ret)
-                                   : playout_random(r, start, g, s, ret);
+    switch (policy) {
+    case POLICY_GREEDY:
+        return playout_greedy(r, start, g, s, ret);
+    case POLICY_EPSILON_GREEDY:
+        return playout_epsilon_greedy(r, start, g, s, ret);
+    default:
+        return playout_random(r, start, g, s, ret);
+    }
 }
 
 /* ---- the greedy agent (agents/greedy.py) ----------------------------------------------- */
@@ -840,9 +884,12 @@ static int read_policy(PyObject *obj, int *policy) {
         *policy = POLICY_RANDOM;
     else if (name && strcmp(name, "greedy") == 0)
         *policy = POLICY_GREEDY;
+    else if (name && strcmp(name, "egreedy") == 0)
+        *policy = POLICY_EPSILON_GREEDY;
     else {
         if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "unknown playout %R (random or greedy)", obj);
+            PyErr_Format(PyExc_ValueError, "unknown playout %R (random, greedy or egreedy)",
+                         obj);
         return -1;
     }
     return 0;

@@ -15,9 +15,12 @@ the missing ones). Games of every layout use the sweep's seeds (game i of a layo
 The report, per level: the first player's win rate over all games with its 95 % interval;
 whether the layouts differ at all (the lab's χ² homogeneity test over the layouts, as ``kiwara
 rank`` prints it), the between-layout standard deviation with its interval, and the spread the
-data could have detected (80 % power); then, for each pair of levels, the Spearman correlation
-of the layouts' first-player rates (do the layouts that favour the first player at one skill
-favour them at another?). Commands and the database's summary are printed, so the study can
+data could have detected (80 % power); then whether the first-player rate changes with skill (a χ² test
+over the levels' pooled rates, and z tests of each step up, Holm-adjusted; games of one level
+are independent of another's, and within a level the seat-swapped pairs' results correlate
+negatively if at all, which makes these binomial tests conservative), and, for each pair of
+levels, the Spearman correlation of the layouts' first-player rates (do the layouts that favour
+the first player at one skill favour them at another?). Commands and the database's summary are printed, so the study can
 be repeated and checked.
 """
 from __future__ import annotations
@@ -30,7 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kiwara_designer.core.stats import proportion
+from kiwara_designer.core.stats import (holm, proportion, rate_homogeneity,
+                                        two_proportion_z_test)
 from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_designer.games.kiwara.generator import sample_layouts
 
@@ -90,13 +94,15 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 
 def report(db: Path) -> None:
     rates: dict[str, dict[str, float]] = {}
+    counts: dict[str, tuple[float, int]] = {}
     print(f"{'level':<9} {'layouts':>7} {'games':>7}  first-player win rate      "
           f"layouts differ?                      between-layout sd     detectable sd")
     for level in LEVELS:
         found = json.loads(kiwara("rank", "--db", str(db), "--agents", f"{level},{level}",
                                   "--by", "first_player_win_rate", "--top", "1000", "--json",
                                   capture=True))
-        rows = found["ranking"]
+        # a layout whose first games are still being played has no rate yet
+        rows = [r for r in found["ranking"] if r["values"]["first_player_win_rate"] is not None]
         if not rows:
             print(f"{level:<9} not played yet")
             continue
@@ -111,8 +117,18 @@ def report(db: Path) -> None:
               f"{verdict:<18} {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
               f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
         rates[level] = {r["setup"]: r["values"]["first_player_win_rate"] for r in rows}
+        counts[level] = (wins, games)
     played = [level for level in LEVELS if level in rates]
     if len(played) > 1:
+        across = rate_homogeneity([counts[level] for level in played])
+        print(f"\nDoes the first player's win rate change with skill? χ² {across.statistic:.1f} on "
+              f"{across.df} df, p = {across.p_value:.2g} (the levels' pooled rates)")
+        steps = [(a, b, two_proportion_z_test(*counts[b], *counts[a]))
+                 for a, b in zip(played, played[1:])]
+        for (a, b, test), adjusted in zip(steps, holm([t.p_value for _, _, t in steps])):
+            change = counts[b][0] / counts[b][1] - counts[a][0] / counts[a][1]
+            print(f"  {a:<9} -> {b:<9} {change:+.3f}   z {test.statistic:+.2f}, p = "
+                  f"{test.p_value:.2g} (Holm over the {len(steps)} steps: {adjusted:.2g})")
         print("\nSpearman correlation of the layouts' first-player rates between levels:")
         for i, a in enumerate(played):
             for b in played[i + 1:]:

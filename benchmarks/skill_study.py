@@ -57,7 +57,8 @@ def layouts_file(db: Path) -> Path:
 
 def kiwara(*args: str, capture: bool = False) -> str:
     command = [str(Path(sys.executable).with_name("kiwara")), *args]
-    print("$ kiwara " + " ".join(args), file=sys.stderr, flush=True)
+    if not capture:       # what is played is shown; what the report reads, the docstring says
+        print("$ kiwara " + " ".join(args), file=sys.stderr, flush=True)
     done = subprocess.run(command, check=True, text=True,
                           stdout=subprocess.PIPE if capture else None)
     return done.stdout if capture else ""

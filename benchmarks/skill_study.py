@@ -14,7 +14,7 @@ the missing ones). Games of every layout use the sweep's seeds (game i of a layo
 
 The report, per level: the first player's win rate over all games with its 95 % interval;
 whether the layouts differ at all (the lab's χ² homogeneity test over the layouts, as ``kiwara
-rank`` prints it), the between-layout standard deviation with its interval, and the spread the
+rank`` prints it, its p-value Holm-adjusted over the levels tested), the between-layout standard deviation with its interval, and the spread the
 data could have detected (80 % power); then whether the first-player rate changes with skill (a χ² test
 over the levels' pooled rates, and z tests of each step up, Holm-adjusted; games of one level
 are independent of another's, and within a level the seat-swapped pairs' results correlate
@@ -96,26 +96,32 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 def report(db: Path) -> None:
     rates: dict[str, dict[str, float]] = {}
     counts: dict[str, tuple[float, int]] = {}
-    print(f"{'level':<9} {'layouts':>7} {'games':>7}  first-player win rate      "
-          f"layouts differ?                      between-layout sd     detectable sd")
+    found_by_level = {}
     for level in LEVELS:
         found = json.loads(kiwara("rank", "--db", str(db), "--agents", f"{level},{level}",
                                   "--by", "first_player_win_rate", "--top", "1000", "--json",
                                   capture=True))
         # a layout whose first games are still being played has no rate yet
         rows = [r for r in found["ranking"] if r["values"]["first_player_win_rate"] is not None]
-        if not rows:
+        if rows:
+            found_by_level[level] = (rows, found["homogeneity"]["first_player_win_rate"])
+    # one homogeneity test per level: their p-values Holm-adjusted over the levels
+    adjusted = dict(zip(found_by_level, holm([h["p_value"] for _, h in found_by_level.values()])))
+    print(f"{'level':<9} {'layouts':>7} {'games':>7}  first-player win rate      "
+          f"layouts differ? (p; Holm over levels)     between-layout sd     detectable sd")
+    for level in LEVELS:
+        if level not in found_by_level:
             print(f"{level:<9} not played yet")
             continue
+        rows, h = found_by_level[level]
         games = sum(r["games"] for r in rows)
         wins = sum(r["values"]["first_player_win_rate"] * r["games"] for r in rows)
         pooled = proportion(wins, games)
-        h = found["homogeneity"]["first_player_win_rate"]
-        verdict = (f"yes, p = {h['p_value']:.2g}" if h["p_value"] < 0.05
-                   else f"cannot tell, p = {h['p_value']:.2f}")
+        verdict = "yes" if adjusted[level] < 0.05 else "cannot tell"
         print(f"{level:<9} {len(rows):>7} {games:>7}  {pooled.value:.3f} "
               f"[{pooled.low:.3f}, {pooled.high:.3f}]   χ² {h['statistic']:.1f} on {h['df']} df: "
-              f"{verdict:<18} {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
+              f"{verdict} (p {h['p_value']:.2g}; {adjusted[level]:.2g})".ljust(47) +
+              f" {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
               f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
         rates[level] = {r["setup"]: r["values"]["first_player_win_rate"] for r in rows}
         counts[level] = (wins, games)

@@ -152,3 +152,20 @@ def test_dask_plays_the_same_ladder(tmp_path):
     assert remote.pair_scores == local.pair_scores
     assert remote.fit.ratings == local.fit.ratings
     assert remote.summary.played == 12
+
+
+def test_each_levels_homogeneity_is_holm_adjusted_over_the_levels(run):
+    # Two levels tested together: the smaller p doubles, the larger is at least that (Holm).
+    result = run("ladder", "classic", "twin-nines", "--agents", "random,greedy", "--games", "8",
+                 "--seed", "3", "-j", "1", "--json")
+    assert result.exit_code == 0, result.output
+    tests = json.loads(result.stdout)["homogeneity"]
+    p = {a: tests[a]["first_player_win_rate"]["p_value"] for a in ("random", "greedy")}
+    low, high = sorted(p, key=p.get)
+    assert tests[low]["first_player_win_rate"]["p_adjusted"] == pytest.approx(
+        min(1.0, 2 * p[low]))
+    assert tests[high]["first_player_win_rate"]["p_adjusted"] == pytest.approx(
+        max(min(1.0, 2 * p[low]), p[high]))
+    text = run("ladder", "classic", "twin-nines", "--agents", "random,greedy", "--games", "8",
+               "--seed", "3", "-j", "1").stdout
+    assert "(homogeneity p-values Holm-adjusted over the 2 levels tested)" in text

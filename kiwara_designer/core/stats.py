@@ -4,6 +4,7 @@ checked by hand (and against printed tables) in the tests."""
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -562,6 +563,15 @@ def blocked_homogeneity(table: Sequence[Sequence[float]]) -> Homogeneity:
     tau = math.sqrt(max(0.0, (ms_setups - ms_error) / b))
     return Homogeneity(name, k, f, (df1, df2), f_sf(f, df1, df2), grand, tau, None, None,
                        detectable_sd(ms_error, [b] * k, df2))
+
+
+def holm_together(tests: dict) -> dict:
+    """``tests`` ({key: Homogeneity}) with the p-values of those tested Holm-adjusted over
+    them (``p_adjusted``), so that a "differ" said of any keeps the 5 % error for the family."""
+    tested = [key for key, h in tests.items() if h.p_value is not None]
+    adjusted = dict(zip(tested, holm([tests[key].p_value for key in tested])))
+    return {key: dataclasses.replace(h, p_adjusted=adjusted[key]) if key in adjusted else h
+            for key, h in tests.items()}
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Sequence
 
-from ..core.stats import Homogeneity, holm, mean_homogeneity, proportion, rate_homogeneity
+from ..core.stats import (Homogeneity, holm_together, mean_homogeneity, proportion,
+                          rate_homogeneity)
 from .metrics import balance_of
 from .store import RankedExperiment, StoreError, game_named
 
@@ -119,12 +120,7 @@ def homogeneity(rows: Sequence[RankedExperiment], names: Sequence[str]
     p-values Holm-adjusted over the metrics tested together: a "differ" said of any of them
     then keeps the 5 % error for the family, not for each line."""
     found = {name: metric_homogeneity(rows, name) for name in dict.fromkeys(names)}
-    found = {name: h for name, h in found.items() if h is not None}
-    tested = [name for name, h in found.items() if h.p_value is not None]
-    adjusted = holm([found[name].p_value for name in tested])
-    by_name = dict(zip(tested, adjusted))
-    return {name: dataclasses.replace(h, p_adjusted=by_name[name]) if name in by_name else h
-            for name, h in found.items()}
+    return holm_together({name: h for name, h in found.items() if h is not None})
 
 
 def shown_metrics(by: str) -> list[str]:

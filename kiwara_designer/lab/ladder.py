@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.game import Game
-from ..core.stats import Z95, Homogeneity, Summary, rate_homogeneity, summarise, wilson_interval
+from ..core.stats import (Z95, Homogeneity, Summary, holm_together, rate_homogeneity, summarise,
+                          wilson_interval)
 from .matches import (Batch, FIRST, GameResult, Pairing, PlaytestError, check_agents,
                       play_batches, resolve_game, split_indices)
 from .store import Store, open_store
@@ -201,7 +202,8 @@ class Ladder:
     fit: Fit
     pair_scores: dict            # (a, b) → (a's score, games) over every setup
     self_play: dict              # agent → [SelfPlay per setup]
-    homogeneity: dict            # agent → Homogeneity of the first-player rate between setups
+    homogeneity: dict            # agent → Homogeneity of the first-player rate between setups,
+                                 # p Holm-adjusted over the levels
     summary: LadderSummary
 
     def ranked(self) -> list[Rating]:
@@ -306,9 +308,10 @@ def run_ladder(setups: Sequence[tuple[str, Any]], agents: Sequence[str], games: 
         old = pair_scores.get((pairing.a, pairing.b), (0.0, 0))
         pair_scores[pairing.a, pairing.b] = (old[0] + score, old[1] + len(results_))
     fit = bradley_terry(agents, pair_scores)
-    homogeneity: dict[str, Homogeneity] = {
+    # One test per level: adjusted over the levels, as a "differ" at any of them is the claim.
+    homogeneity: dict[str, Homogeneity] = holm_together({
         a: rate_homogeneity([(s.first_score, s.games) for s in rows])
-        for a, rows in selfplay.items()}
+        for a, rows in selfplay.items()})
     summary = LadderSummary(wanted, stored, played, used, time.perf_counter() - started)
     return Ladder(agents, tuple(label for label, _ in setups), games, seed, fit, pair_scores,
                   selfplay, homogeneity, summary)
@@ -345,6 +348,9 @@ def format_ladder(ladder: Ladder, noun: str = "layout", unit: str = "games") -> 
             lines.append(f"  (one {noun}: no between-{noun} homogeneity test)")
         else:
             lines.append("  " + verdict("first_player_win_rate", h, noun))
+    tested = sum(h.p_value is not None for h in ladder.homogeneity.values())
+    if tested > 1:
+        lines.append(f"(homogeneity p-values Holm-adjusted over the {tested} levels tested)")
     s = ladder.summary
     where = (f"{s.workers} worker" + ("" if s.workers == 1 else "s")
              if isinstance(s.workers, int) else s.workers)

@@ -8,6 +8,7 @@ import pytest
 
 from kiwara_designer.games.kiwara import load_layout
 from kiwara_designer.games.kiwara import KiwaraRecord, KiwaraVariant
+from kiwara_designer.core.game import get_game
 from kiwara_designer.lab import play_games, replay_game
 from svg_support import board_group, expected_rivers, parse, rivers_drawn, size_mm
 
@@ -184,3 +185,24 @@ def test_sweep_through_a_dask_scheduler_address(run, tmp_path):
                                    Pairing("random", "random"))
             games.append(store.games(exp))
     assert games[0] == games[1] and len(games[0]) == 6
+
+
+@pytest.mark.parametrize("command, pairing", [
+    (("playtest", "classic"), "mcts:200,mcts:200"),        # Kiwara: the skill study's choice
+    (("awimbawe", "playtest"), "greedy,greedy"),           # a game without its own: greedy
+])
+def test_the_default_pairing_is_the_games_own(run, command, pairing):
+    r = run(*command, "--games", "2", "--skill-games", "0", "-j", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["agents"] == pairing
+    help_text = " ".join(run(*command, "--help").output.split())
+    assert f"[default: {pairing}]" in help_text
+
+
+def test_the_library_plays_the_games_default_pairing_when_none_is_given():
+    from kiwara_designer.lab import PlaySettings
+    classic = load_layout("classic")
+    assert play_games(classic, games=2, seed=4, workers=1) == play_games(
+        classic, None, "mcts:200,mcts:200", games=2, seed=4, workers=1)
+    assert PlaySettings().pairing is None
+    assert str(PlaySettings().for_game(get_game("kiwara")).pairing) == "mcts:200,mcts:200"

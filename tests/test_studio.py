@@ -151,6 +151,9 @@ def test_catalogue_lists_what_the_page_offers():
     assert kiwara["budgeted"] == ["mcts", "ismcts"] and awimbawe["budgeted"] == ["ismcts"]
     assert "gazelles_3" in kiwara["variants"] and "gamepark" in awimbawe["variants"]
     assert awimbawe["title"] == "Awimbawé"
+    # the Test view starts from the lab's default pairing (Kiwara's: the skill study's choice)
+    assert kiwara["lab_agents"] == ["mcts:200", "mcts:200"]
+    assert awimbawe["lab_agents"] == ["greedy", "greedy"]
     assert found["palette"] == list("ABCDEFGH") and len(found["tints"]) == 8
 
 
@@ -572,6 +575,9 @@ def test_playtest_cancel_and_limits(client):
     too_much = post(client, "/api/playtest", {"rows": CLASSIC, "agent": "mcts",
                                               "iterations": 5000, "games": 100})
     assert too_much.status_code == 400 and "kiwara playtest" in too_much.get_json()["error"]
+    # the expert's 10,000 iterations a move count though its spec does not write them
+    experts = post(client, "/api/playtest", {"rows": CLASSIC, "agent": "expert", "games": 20})
+    assert experts.status_code == 400 and "expert" in experts.get_json()["error"]
 
 
 def test_job_registry_bounds_running_jobs():

@@ -364,6 +364,10 @@ def test_quick_playtest_of_the_drawn_board(page):
     from selenium.webdriver.common.by import By
     driver, _, _ = page
     press(driver, "3")
+    # it starts from the lab's default pairing: mcts at strength 200 against itself
+    assert driver.execute_script("return [$('test-agent').value, $('test-iterations').value, "
+                                 "$('test-opponent').value]") == ["mcts", "200", ""]
+    assert driver.find_element(By.ID, "test-strength").is_displayed()
     driver.find_element(By.CSS_SELECTOR, "#test-agent option[value='random']").click()
     games = driver.find_element(By.ID, "test-games")
     games.clear()

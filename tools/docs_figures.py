@@ -41,12 +41,13 @@ FIGURES = [
     Figure("mirror", ("kiwara playtest classic classic-mirror.txt --agents greedy --games 1000 "
                       "--seed 1 --skill-games 0 -j 2 | grep -e '^[a-z]' -e 'first-player win'",),
            {"classic-mirror.txt": CLASSIC_MIRROR}),
-    Figure("sweep", ("kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 20 -j 2",
+    Figure("sweep", ("kiwara sweep --sample 200 --seed 1 --db results.sqlite --games 20 "
+                     "--agents greedy -j 2",
                      "kiwara rank --db results.sqlite --top 5 --export best5",
                      "ls best5 | head -4",
                      "kiwara report --db results.sqlite -o report.html")),
     Figure("explain", ("kiwara sweep --sample 300 --seed 7 --db explain300.sqlite --games 32 "
-                       "--skill-games 0 -j 2 | head -2",
+                       "--agents greedy --skill-games 0 -j 2 | head -2",
                        "kiwara explain --db explain300.sqlite")),
     Figure("cards-value", ("kiwara cards value --games 100 --seed 1 -j 2",)),
     Figure("cards-versus", ("kiwara cards versus --games 1000 --seed 1 -j 2",)),

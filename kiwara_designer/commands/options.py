@@ -130,15 +130,17 @@ def agents_help(game_name: str, human: bool = False) -> str:
 
 # -- the play-test lab's options, shared by kiwara playtest/compare/sweep and the same commands
 # -- of kiwara awimbawe (a game's word for one game: "game", "match") ----------------------------
-def lab_options(games_help: str, agent_examples: str, unit: str = "game"):
-    """--games/-n, --agents, --seed and -j/--workers of the play-test commands."""
-    from ..lab import DEFAULT_AGENTS
+def lab_options(game_name: str, games_help: str, agent_examples: str, unit: str = "game"):
+    """--games/-n, --agents (default: the game's own pairing), --seed and -j/--workers of the
+    play-test commands of ``game_name``."""
+    from ..core.game import get_game
 
     def decorate(func):
         for option in reversed([
             click.option("--games", "-n", type=Whole(1, MAX_GAMES), default=200,
                          show_default=True, help=games_help),
-            click.option("--agents", default=DEFAULT_AGENTS, show_default=True,
+            click.option("--agents", default=get_game(game_name).default_agents,
+                         show_default=True,
                          help=f"Agent A,agent B (one spec plays itself): {agent_examples}"),
             click.option("--seed", type=Whole(), default=0, show_default=True,
                          help=f"Master seed: {unit} i is seeded from (seed, i), so any {unit} "

@@ -88,12 +88,14 @@ class Game(Protocol):
     ``setup`` is what a game starts from beside its rules (a Kiwara layout; an Awimbawé deal, or
     None to deal at a chance node); ``variant`` the rules variant value (None: the default).
     A game may name, as ``headline_metric``, the one of its ``rank`` metrics that reports sort
-    its experiments by (default: the lab's combined ``score``)."""
+    its experiments by (default: the lab's combined ``score``), and, as ``default_agents``, the
+    pairing its play-tests use when none is asked for (default: greedy self-play)."""
 
     name: str
     perfect_information: bool
     players: int
     headline_metric: str
+    default_agents: str
 
     def has_chance(self, variant: Any = None) -> bool:
         """Whether games of ``variant`` (None: the default) have chance nodes."""
@@ -192,6 +194,7 @@ class GameBase:
     chance = False              # chance nodes in the default variant; see has_chance
     players = 2
     headline_metric = "score"   # the lab's combined score; a game may name one of its metrics
+    default_agents = "greedy,greedy"    # every game has greedy; a game may choose stronger
 
     def has_chance(self, variant: Any = None) -> bool:
         return self.chance

@@ -9,6 +9,7 @@ whatever the number of workers, and any single game can be replayed to write its
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
@@ -21,8 +22,8 @@ from ..core.errors import KiwaraError
 from ..core.workers import WorkerPool, default_workers, parallel_map
 
 FIRST, SECOND = 0, 1
-# The default pairing and skill pairing: see README "Play-test lab", "Which agents".
-DEFAULT_AGENTS = "greedy,greedy"
+# The default skill pairing: see docs/lab/playtests.md. The default pairing is each game's
+# (Game.default_agents): for Kiwara, the skill study's choice (docs/lab/skill-study.md).
 DEFAULT_SKILL = "greedy,random"
 
 
@@ -33,6 +34,13 @@ class PlaytestError(KiwaraError):
 def resolve_game(game: Game | None) -> Game:
     """``game``, or the default game when None."""
     return game if game is not None else get_game()
+
+
+def lab_pairing(game: Game, pairing: "Pairing | str | None") -> "Pairing":
+    """``pairing`` (text is parsed), or ``game``'s default pairing when None."""
+    if pairing is None:
+        pairing = game.default_agents
+    return Pairing.parse(pairing) if isinstance(pairing, str) else pairing
 
 
 def check_agents(game: Game, *specs: str) -> None:
@@ -74,9 +82,10 @@ class PlaySettings:
     """How a lab run plays its games: ``games`` games of ``pairing`` from the master ``seed``
     (and ``skill_games`` of the ``skill`` pairing, whose win rate is the skill gap), on
     ``workers`` local processes (None: one per core) or a Dask ``scheduler`` (an address or a
-    ``distributed.Client``). Pairings may be given as text (``"mcts:200,greedy"``)."""
+    ``distributed.Client``). Pairings may be given as text (``"mcts:200,greedy"``); no
+    pairing means the game's own default (:meth:`for_game`)."""
 
-    pairing: Pairing | str = DEFAULT_AGENTS
+    pairing: Pairing | str | None = None
     games: int = 100
     seed: int = 0
     workers: int | None = None
@@ -89,6 +98,10 @@ class PlaySettings:
             value = getattr(self, name)
             if isinstance(value, str):
                 object.__setattr__(self, name, Pairing.parse(value))
+
+    def for_game(self, game: Game) -> "PlaySettings":
+        """These settings with the pairing ``game`` plays by default when none was given."""
+        return dataclasses.replace(self, pairing=lab_pairing(game, self.pairing))
 
     @property
     def skill_jobs(self) -> int:
@@ -332,7 +345,7 @@ def batch_size(games: int, workers: int) -> int:
     return max(1, min(16, games // (4 * max(1, workers)) or 1))
 
 
-def play_games(setup: Any = None, variant: Any = None, pairing: Pairing | str = "random",
+def play_games(setup: Any = None, variant: Any = None, pairing: Pairing | str | None = None,
                games: int = 100, seed: int = 0, workers: int | None = None,
                game: Game | None = None, keep_moves: bool = False,
                first_index: int = 0,
@@ -341,11 +354,12 @@ def play_games(setup: Any = None, variant: Any = None, pairing: Pairing | str = 
     """Play games ``first_index … first_index + games − 1`` of ``game`` (default: the default
     game) from ``setup``, on ``workers`` processes or a Dask ``scheduler`` (an address or a
     ``distributed.Client``); results sorted by index, the same wherever they were played.
-    ``progress(done, games)`` is called as batches finish."""
+    ``pairing`` None is the game's default. ``progress(done, games)`` is called as batches
+    finish."""
     if games < 1:
         raise PlaytestError(f"the number of games must be at least 1, got {games}")
     game = resolve_game(game)
-    pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
+    pairing = lab_pairing(game, pairing)
     check_agents(game, pairing.a, pairing.b)
     variant = game.default_variant() if variant is None else variant
     workers = workers or default_workers()
@@ -381,7 +395,7 @@ def make_game_record(game: Game | None, setup: Any, variant: Any, pairing: Pairi
 
 
 def play_to_precision(setup: Any = None, variant: Any = None,
-                      pairing: Pairing | str = DEFAULT_AGENTS, half_width: float = 0.03,
+                      pairing: Pairing | str | None = None, half_width: float = 0.03,
                       seed: int = 0, workers: int | None = None,
                       game: Game | None = None, first_round: int = 200,
                       max_games: int = 20_000,

@@ -21,7 +21,8 @@ from ..core.game import Game
 from ..core.workers import WorkerPool, default_workers
 from .metrics import agent_a_value, first_player_value
 from .matches import (Batch, GameResult, Pairing, PlaySettings, check_agents, connect_scheduler,
-                      resolve_game, run_batches, run_batches_dask, split_indices)
+                      lab_pairing, resolve_game, run_batches, run_batches_dask,
+                      split_indices)
 from .racing import BALANCE, HIGHEST_MEAN, Objective, Race, RaceResult, RaceSettings, run_race
 from .store import Experiment, Store, StoreError
 from .sweep import SWEEP_BATCH, check_seed, check_seed_range
@@ -135,11 +136,11 @@ def race_setups(store: Store, setups: Iterable[Any], settings: PlaySettings,
     seed and where the games are played (its game count and skill pairing are not used: the
     race decides how many games each setup gets). Every game goes into ``store``. See
     :mod:`.racing` for the guarantee and its assumptions."""
-    seed, pairing = settings.seed, settings.pairing
-    check_seed_range(seed)
+    check_seed_range(settings.seed)
     store.require_paired_seeding()
     started = time.perf_counter()
     game = resolve_game(game)
+    seed, pairing = settings.seed, lab_pairing(game, settings.pairing)
     check_agents(game, pairing.a, pairing.b)
     variant = game.default_variant() if variant is None else variant
     race_by, objective = race_metric(metric, ascending)

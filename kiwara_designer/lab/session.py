@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..core.game import Game
-from .matches import GameResult, PlaySettings, play_games, play_to_precision
+from .matches import GameResult, PlaySettings, play_games, play_to_precision, resolve_game
 from .metrics import Metrics, compute_metrics
 
 
@@ -25,7 +25,8 @@ def run_playtest(setup: Any, variant: Any, settings: PlaySettings, game: Game | 
     player's win rate is known to ± it, ``games`` being the first round) and its skill games
     from ``setup``, where ``settings`` says; their metrics. ``keep_moves`` keeps every main
     game's moves (for records)."""
-    s = settings
+    game = resolve_game(game)
+    s = settings.for_game(game)
     where = dict(workers=s.workers, game=game, scheduler=s.scheduler)
     if precision:
         results = play_to_precision(setup, variant, s.pairing, precision, s.seed,

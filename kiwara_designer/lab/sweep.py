@@ -127,6 +127,7 @@ def _sweep(store: Store, cases: Iterable[tuple[Any, Any]], count: int | None,
     check_seed_range(settings.seed)
     store.require_paired_seeding()
     started = time.perf_counter()
+    settings = settings.for_game(game)
     pairing, skill = settings.pairing, settings.skill
     check_agents(game, pairing.a, pairing.b, *((skill.a, skill.b) if skill else ()))
     per_case = settings.games + settings.skill_jobs

@@ -37,16 +37,25 @@ def __getattr__(name: str) -> Callable:
 def catalogue() -> dict:
     """What the page offers: what the games' own views offer (Kiwara's built-in boards,
     rulesets, palette…); each game's title, variants and agents (those that take a strength:
-    ``budgeted``); the limits."""
+    ``budgeted``) and the lab's default pairing (``lab_agents``, the Test view's choice until
+    the user makes another); the limits."""
     return {
         **catalogue_entries(),
         "games": {name: {"title": found.title, "variants": found.variants.builtin_names(),
                          "agents": agent_choices(found.game),
-                         "budgeted": budgeted_kinds(found.game)}
+                         "budgeted": budgeted_kinds(found.game),
+                         "lab_agents": lab_agents(found.game)}
                   for name, found in adapters().items()},
         "limits": {"playtest_games": PLAYTEST_MAX_GAMES, "playtest_work": PLAYTEST_MAX_WORK,
                    "mcts_iterations": MCTS_MAX_ITERATIONS},
     }
+
+
+def lab_agents(game: Any) -> list[str]:
+    """``game``'s default lab pairing, agent A then agent B."""
+    from ..lab import Pairing
+    pairing = Pairing.parse(game.default_agents)
+    return [pairing.a, pairing.b]
 
 
 class Studio(GameSessions):
@@ -59,22 +68,29 @@ class Studio(GameSessions):
         self.workers = workers
 
     # -- play-test -------------------------------------------------------------------------------
-    def start_playtest(self, agent: Any = "greedy", iterations: Any = None, opponent: Any = None,
+    def start_playtest(self, agent: Any = None, iterations: Any = None, opponent: Any = None,
                        games: Any = 200, seed: Any = None, variant: Any = None,
                        game: Any = DEFAULT_GAME, **setup: Any) -> Job:
         """A quick play-test of a setup in the background (the Test view: Kiwara's drawn
         board, whose ``rows`` are its adapter's setup fields): ``games`` seeded games of
         ``agent`` against ``opponent`` (default: itself), seats alternating, on the server's
-        cores; the job's result is :func:`playtest_summary`. Refused beyond the limits."""
+        cores (no agent: the game's default pairing); the job's result is
+        :func:`playtest_summary`. Refused beyond the limits."""
+        from ..agents import make_agent
         from ..lab import Pairing, compute_metrics, play_games
         found = adapter(game)
         game_setup = call_with_fields(found.setup, setup, listed=PLAYTEST_FIELDS)
         rules = built_in_variant(found, variant)
-        first = agent_spec(found.game, agent, iterations)
-        second = first if opponent in (None, "") else agent_spec(found.game, opponent,
-                                                                 iterations)
+        if agent in (None, ""):
+            first, second = lab_agents(found.game)
+        else:
+            first = agent_spec(found.game, agent, iterations)
+            second = first if opponent in (None, "") else agent_spec(found.game, opponent,
+                                                                     iterations)
         n = need_int(games, "games", 2, PLAYTEST_MAX_GAMES)
-        work_per_move = max(int(s.split(":")[1]) if ":" in s else 1 for s in (first, second))
+        # The agents' own budgets: `expert` searches 10,000 iterations without writing them.
+        work_per_move = max(getattr(make_agent(s, found.game), "iterations", None) or 1
+                            for s in (first, second))
         if work_per_move > 1 and n * work_per_move > PLAYTEST_MAX_WORK:
             raise StudioError(f"{n} games with {first} against {second} is too much for a quick "
                               f"play-test (games × iterations at most {PLAYTEST_MAX_WORK:,}); "

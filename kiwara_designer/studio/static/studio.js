@@ -995,7 +995,12 @@ function fillForms(catalogue) {
   fillSelect($("test-opponent"), ["", ...kiwara.agents], { "": "itself", ...agentLabels("kiwara") });
   fillSelect($("aw-agent"), awimbawe.agents, agentLabels("awimbawe"));
   $("play-agent").value = "greedy";
-  $("test-agent").value = "greedy";
+  // The Test view starts from the lab's default pairing (Kiwara: the skill study's choice).
+  const [first, second] = kiwara.lab_agents;
+  const [kind, budget] = first.split(":");
+  $("test-agent").value = kind;
+  if (budget) $("test-iterations").value = budget;
+  if (second !== first) $("test-opponent").value = second.split(":")[0];
   $("aw-agent").value = "greedy";
   for (const id of ["play-variant", "test-variant", "print-variant"]) fillSelect($(id), kiwara.variants);
   fillSelect($("aw-variant"), awimbawe.variants);

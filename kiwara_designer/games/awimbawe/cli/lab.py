@@ -16,11 +16,12 @@ from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest
                           skill_pairing, stdin_once, summary_line, two_variants,
                           workers_option)
 
-# The lab's defaults for Awimbawé are Kiwara's (docs/awimbawe/lab.md): greedy plays
-# a match in ~20 ms; ismcts is far stronger but ~1,000 times slower, so the skill gap is
-# measured with greedy against random unless asked.
-matches_options = lab_options("Matches (seats alternate: agent A sits first in the even ones).",
-                              agents_help("awimbawe") + ".", unit="match")
+# Awimbawé plays greedy by default (docs/awimbawe/lab.md): greedy plays a match in ~20 ms;
+# ismcts is far stronger but ~1,000 times slower, so the skill gap is measured with greedy
+# against random unless asked.
+matches_options = lab_options("awimbawe", "Matches (seats alternate: agent A sits first in the "
+                                          "even ones).", agents_help("awimbawe") + ".",
+                              unit="match")
 skill_matches_options = skill_options("Matches of the skill pairing (default: a quarter of "
                                       "--games; 0 skips it).")
 

@@ -31,8 +31,8 @@ def _settings(pairing, games, seed, workers, scheduler=None, skill=None, skill_g
 
 
 # Options shared by playtest, compare and sweep (and, worded for matches, kiwara awimbawe's)
-_lab_common = lab_options("Games per layout (seats alternate: agent A opens the even ones).",
-                          "random, greedy, mcts:200…")
+_lab_common = lab_options("kiwara", "Games per layout (seats alternate: agent A opens the even "
+                                    "ones).", "random, greedy, mcts:200, expert…")
 _lab_skill_options = skill_options("Games of the skill pairing per layout (default: a quarter "
                                    "of --games; 0 to skip the skill gap).")
 

@@ -352,3 +352,15 @@ def test_reading_commands_never_create_or_change_a_file(tmp_path, monkeypatch):
     assert json.loads(run("rank", "--db", "r.sqlite", "--json").output)["ranking"][0][
         "games"] == 4
     assert not (tmp_path / "r.sqlite-shm").exists()       # immutable: no index made
+
+
+def test_a_print_given_as_a_layout_is_one_short_line(tmp_path):
+    # an SVG given as a layout: the message listed every bad character (9,859 characters)
+    board = tmp_path / "board.svg"
+    assert run("export", "classic", "-o", board).exit_code == 0
+    result = run("export", board, "-o", tmp_path / "again.svg")
+    assert result.exit_code == 2
+    line, = result.output.strip().splitlines()
+    assert line.startswith(f"kiwara: error: {board}:1:1: unknown character '<' at row 1, column 1")
+    assert "more problems; territories are named by A-Z, a-z, 0-9" in line
+    assert len(line) < 400 and line.count("unknown character") == 4

@@ -85,9 +85,13 @@ def format_json(layout: Layout) -> str:
 
 
 # -- parsing ---------------------------------------------------------------------------------
+LISTED_PROBLEMS = 4     # a message names this many problems of a block, then counts the rest
+
+
 def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
-    """Rows given as (line number, text without comment); every problem reported at once, the
-    first one's line and column leading the message and the others' lines in brackets."""
+    """Rows given as (line number, text without comment); the problems reported at once (the
+    first few, then how many more: an SVG given as a layout has thousands), the first one's line
+    and column leading the message and the others' lines in brackets."""
     problems: list[tuple[int, int | None, str]] = []
     cells_per_row: list[list[str]] = []
     for row_number, (line_no, text) in enumerate(rows, start=1):
@@ -97,7 +101,7 @@ def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
                 continue
             if ch not in TERRITORY_CHARS:
                 problems.append((line_no, col, f"unknown character {ch!r} at row {row_number}, "
-                                 f"column {col}; territories are named by A-Z, a-z, 0-9"))
+                                 f"column {col}"))
             cells.append(ch)
         cells_per_row.append(cells)
     expected = len(cells_per_row[0])
@@ -108,8 +112,13 @@ def _parse_rows(rows: list[tuple[int, str]], source: str) -> Layout:
     if problems:
         problems.sort(key=lambda p: p[0])
         (line, column, first), others = problems[0], problems[1:]
-        text = "; ".join([first] + [f"{message} (line {at})" for at, _, message in others])
-        raise InputError(source, text, line, column)
+        listed = [first] + [f"{message} (line {at})"
+                            for at, _, message in others[:LISTED_PROBLEMS - 1]]
+        if len(problems) > LISTED_PROBLEMS:
+            listed.append(f"and {len(problems) - LISTED_PROBLEMS:,} more problems")
+        if any(message.startswith("unknown character") for _, _, message in problems):
+            listed.append("territories are named by A-Z, a-z, 0-9")
+        raise InputError(source, "; ".join(listed), line, column)
     try:
         return Layout.from_rows(["".join(cells) for cells in cells_per_row])
     except (LayoutError, GeometryError) as exc:

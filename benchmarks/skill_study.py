@@ -14,14 +14,16 @@ the missing ones). Games of every layout use the sweep's seeds (game i of a layo
 
 The report, per level: the first player's win rate over all games with its 95 % interval;
 whether the layouts differ at all (the lab's χ² homogeneity test over the layouts, as ``kiwara
-rank`` prints it, its p-value Holm-adjusted over the levels tested), the between-layout standard deviation with its interval, and the spread the
-data could have detected (80 % power); then whether the first-player rate changes with skill (a χ² test
-over the levels' pooled rates, and z tests of each step up, Holm-adjusted; games of one level
-are independent of another's, and within a level the seat-swapped pairs' results correlate
-negatively if at all, which makes these binomial tests conservative), and, for each pair of
-levels, the Spearman correlation of the layouts' first-player rates (do the layouts that favour
-the first player at one skill favour them at another?). Commands and the database's summary are printed, so the study can
-be repeated and checked.
+rank`` prints it, its p-value Holm-adjusted over the levels tested), the between-layout
+standard deviation with its interval, and the spread the data could have detected (80 % power);
+then whether the first-player rate changes with skill (a χ² test over the levels' pooled rates,
+and z tests of each step up, Holm-adjusted; games of one level are independent of another's,
+and within a level the seat-swapped pairs' results correlate negatively if at all, which makes
+these binomial tests conservative), and, for each pair of levels, the Spearman correlation of
+the layouts' first-player rates (do the layouts that favour the first player at one skill
+favour them at another?); last, the database's summary, each
+layout's first-player win rate at each level. The commands are printed, so the study can be
+repeated and checked.
 """
 from __future__ import annotations
 
@@ -39,10 +41,21 @@ from kiwara_designer.games.kiwara.formats import load_layout
 from kiwara_designer.games.kiwara.generator import sample_layouts
 
 LEVELS = ("random", "greedy", "mcts:200", "expert")
-GAMES = {"random": 2000, "greedy": 2000, "mcts:200": 400, "expert": 40}
+GAMES = {"random": 2000, "greedy": 2000, "mcts:200": 400, "expert": 150}
 BUILT_IN = ("classic", "full-range", "great-plain", "long-grass", "president", "six-fives",
             "three-sevens", "twin-nines")
 SAMPLED, SEED = 40, 1
+
+
+def study_labels(db: Path) -> dict[str, str]:
+    """Each study layout's store key → its name: the built-in board's, or "sample K" for the
+    K-th of the uniform draw."""
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.games.kiwara.formats import parse_text
+    game = get_game("kiwara")
+    names = list(BUILT_IN) + [f"sample {k}" for k in range(1, SAMPLED + 1)]
+    entries = parse_text(layouts_file(db).read_text("utf-8"))
+    return {game.setup_key(entry.layout): name for entry, name in zip(entries, names)}
 
 
 def layouts_file(db: Path) -> Path:
@@ -96,6 +109,8 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 def report(db: Path) -> None:
     rates: dict[str, dict[str, float]] = {}
     counts: dict[str, tuple[float, int]] = {}
+    played_games: dict[str, dict[str, int]] = {}
+    mixes: dict[str, str] = {}
     found_by_level = {}
     for level in LEVELS:
         found = json.loads(kiwara("rank", "--db", str(db), "--agents", f"{level},{level}",
@@ -124,6 +139,8 @@ def report(db: Path) -> None:
               f" {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
               f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
         rates[level] = {r["setup"]: r["values"]["first_player_win_rate"] for r in rows}
+        played_games[level] = {r["setup"]: r["games"] for r in rows}
+        mixes.update({r["setup"]: r["size_mix"] for r in rows})
         counts[level] = (wins, games)
     played = [level for level in LEVELS if level in rates]
     if len(played) > 1:
@@ -142,6 +159,34 @@ def report(db: Path) -> None:
                 common = sorted(set(rates[a]) & set(rates[b]))
                 rho = spearman([rates[a][s] for s in common], [rates[b][s] for s in common])
                 print(f"  {a:<9} {b:<9} {len(common)} layouts  rho {rho:+.2f}")
+    per_layout(db, rates, played_games, mixes)
+
+
+def per_layout(db: Path, rates: dict, played_games: dict, mixes: dict) -> None:
+    """The store's summary: each layout's first-player win rate at each level (its games when
+    they differ from the level's usual count, as while a level is being played)."""
+    from kiwara_designer.core.game import get_game
+    from kiwara_designer.games.kiwara import Layout
+    game = get_game("kiwara")
+    names = study_labels(db)
+    key_of = {setup: game.setup_key(Layout.from_rows(setup.split("\n"))) for setup in mixes}
+    levels = [level for level in LEVELS if level in rates]
+    usual = {level: max(played_games[level].values(), key=list(played_games[level].values()
+                                                                 ).count) for level in levels}
+    print("\nEach layout's first-player win rate (games a layout: " +
+          ", ".join(f"{level} {usual[level]:,}" for level in levels) + ")")
+    print(f"  {'layout':<13} {'sizes':<12} " + " ".join(f"{level:>10}" for level in levels))
+    order = {name: i for i, name in enumerate(names.values())}
+    for setup in sorted(mixes, key=lambda s: order.get(names.get(key_of[s]), len(order))):
+        cells = []
+        for level in levels:
+            if setup not in rates[level]:
+                cells.append(f"{'-':>10}")
+                continue
+            n = played_games[level][setup]
+            cell = f"{rates[level][setup]:.3f}" + ("" if n == usual[level] else f" ({n})")
+            cells.append(f"{cell:>10}")
+        print(f"  {names.get(key_of[setup], '?'):<13} {mixes[setup]:<12} " + " ".join(cells))
 
 
 def main() -> None:

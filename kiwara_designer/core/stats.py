@@ -3,8 +3,8 @@ the significance tests used by ``kiwara compare``. Everything is plain maths so 
 checked by hand (and against printed tables) in the tests."""
 from __future__ import annotations
 
-import math
 import dataclasses
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence

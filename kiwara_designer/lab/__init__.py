@@ -16,7 +16,7 @@ from .sweep import SweepSummary, run_sweep, run_variant_sweep
 __all__ = ["DEFAULT_SKILL", "Batch", "Comparison", "GameResult",
            "Metrics", "Pairing", "PlaySettings", "PlaytestError", "Store", "StoreError",
            "SweepSummary", "combined_score", "compare_games", "compare_variants",
-           "compute_metrics", "game_seed", "lab_pairing", "make_game_record", "mcnemar_exact", "metric_names",
-           "open_store", "paired_t_test", "play_game", "play_games", "play_to_precision",
+           "compute_metrics", "game_seed", "lab_pairing", "make_game_record", "mcnemar_exact",
+           "metric_names", "open_store", "paired_t_test", "play_game", "play_games", "play_to_precision",
            "render_report", "replay_game", "run_sweep", "run_variant_sweep",
            "two_proportion_z_test", "wilson_interval"]

@@ -36,7 +36,7 @@ def resolve_game(game: Game | None) -> Game:
     return game if game is not None else get_game()
 
 
-def lab_pairing(game: Game, pairing: "Pairing | str | None") -> "Pairing":
+def lab_pairing(game: Game, pairing: Pairing | str | None) -> Pairing:
     """``pairing`` (text is parsed), or ``game``'s default pairing when None."""
     if pairing is None:
         pairing = game.default_agents
@@ -99,7 +99,7 @@ class PlaySettings:
             if isinstance(value, str):
                 object.__setattr__(self, name, Pairing.parse(value))
 
-    def for_game(self, game: Game) -> "PlaySettings":
+    def for_game(self, game: Game) -> PlaySettings:
         """These settings with the pairing ``game`` plays by default when none was given."""
         return dataclasses.replace(self, pairing=lab_pairing(game, self.pairing))
 

@@ -53,8 +53,8 @@ def catalogue() -> dict:
 
 def lab_agents(game: Any) -> list[str]:
     """``game``'s default lab pairing, agent A then agent B."""
-    from ..lab import Pairing
-    pairing = Pairing.parse(game.default_agents)
+    from ..lab import lab_pairing
+    pairing = lab_pairing(game, None)
     return [pairing.a, pairing.b]
 
 

@@ -3,7 +3,8 @@
 Each game played in the store has its sections: its own (``Game.report_sections``: Kiwara draws
 its best boards, races and what makes a board fair), or the lab's table of its experiments
 ranked by its headline metric, with their pictures if the game draws its setups
-(``Game.setup_picture``). The plots and tables here are the toolkit of both.
+(``Game.setup_picture``); then, where setups were played in self-play at several skill levels,
+balance against skill (:mod:`.skill`). The plots and tables here are the toolkit of all.
 """
 from __future__ import annotations
 
@@ -208,6 +209,40 @@ def funnel_svg(points: Sequence[tuple[int, float, float, float]], ylabel: str,
                    f'stroke="#5b8fc7" stroke-opacity="0.6"/><circle cx="{x:.1f}" '
                    f'cy="{sy(value):.1f}" r="2.5" fill="#2b5f97"><title>{value:.3f} '
                    f'[{low:.3f}, {high:.3f}], {g:,} games</title></circle>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def levels_svg(labels: Sequence[str], pooled: Sequence[tuple[float, float, float]],
+               each: Sequence[Sequence[float]], ylabel: str, marker: float | None = 0.5) -> str:
+    """Categories side by side (skill levels, weakest first): each one's pooled value with its
+    95 % interval as a bar, the points joined; behind them, faint, the values of its parts (each
+    setup's rate), spread a little sideways so that they do not hide each other."""
+    if not labels:
+        return histogram_svg([], 0, 1, 1, "")
+    values = [v for point in pooled for v in point] + [v for part in each for v in part]
+    y0, y1 = min(values + [marker or 0.5]), max(values + [marker or 0.5])
+    pad = max((y1 - y0) * 0.08, 0.01)
+    y0, y1 = max(0.0, y0 - pad), min(1.0, y1 + pad)
+    out, sx, sy = _axes(-0.5, len(labels) - 0.5, y0, y1, "", ylabel, [], ticks(y0, y1))
+    for i, label in enumerate(labels):
+        out.append(f'<text x="{sx(i):.1f}" y="{sy(y0) + 14:.1f}" text-anchor="middle">'
+                   f"{html.escape(label)}</text>")
+    if marker is not None:
+        out.append(f'<line x1="{MARGIN_L}" y1="{sy(marker):.1f}" x2="{PLOT_W - MARGIN_R}" '
+                   f'y2="{sy(marker):.1f}" stroke="#c0392b" stroke-dasharray="4 3"/>')
+    for i, part in enumerate(each):
+        for k, v in enumerate(part):      # a fixed spread: the same page for the same store
+            dx = ((k * 0.618034) % 1 - 0.5) * 0.5
+            out.append(f'<circle cx="{sx(i + dx):.1f}" cy="{sy(v):.1f}" r="1.8" '
+                       f'fill="#5b8fc7" fill-opacity="0.35"/>')
+    path = " ".join(f"{sx(i):.1f},{sy(v):.1f}" for i, (v, _, _) in enumerate(pooled))
+    out.append(f'<polyline points="{path}" fill="none" stroke="{INK}" stroke-width="1.2"/>')
+    for i, (v, low, high) in enumerate(pooled):
+        out.append(f'<line x1="{sx(i):.1f}" y1="{sy(low):.1f}" x2="{sx(i):.1f}" '
+                   f'y2="{sy(high):.1f}" stroke="{INK}" stroke-width="2"/><circle '
+                   f'cx="{sx(i):.1f}" cy="{sy(v):.1f}" r="3.5" fill="{INK}"><title>'
+                   f"{html.escape(labels[i])}: {v:.3f} [{low:.3f}, {high:.3f}]</title></circle>")
     out.append("</svg>")
     return "".join(out)
 
@@ -428,6 +463,7 @@ def render_report(store: Store, top: int = 12, title: str = "Play-test report",
     sections (``Game.report_sections``; first, by name) or the lab's (:func:`setups_section`,
     with its races), by name. An empty store is reported as the default game's. ``game``: a
     game outside the registry (a test's) whose experiments the store holds."""
+    from .skill import skill_curves, skill_section
     grouped: dict[str, list[RankedExperiment]] = {}
     for r in store.ranked("score"):
         grouped.setdefault(r.game, []).append(r)
@@ -437,12 +473,15 @@ def render_report(store: Store, top: int = 12, title: str = "Play-test report",
             played = game_named(name, game)
         except StoreError:
             played = _StoredOnly(name)
-        sections = played.report_sections(store, grouped.get(name, []), top)
+        rows = grouped.get(name, [])
+        by_skill = [line for curve in skill_curves(rows)
+                    for line in skill_section(curve, played.setup_noun)]
+        sections = played.report_sections(store, rows, top)
         if sections is None:
-            default.append(setups_section(played, grouped.get(name, []), top)
-                           + race_section(store, played))
+            default.append(setups_section(played, rows, top) + race_section(store, played)
+                           + by_skill)
         else:
-            own.append(sections)
+            own.append(sections + by_skill)
     body = [f"<h1>{html.escape(title)}</h1>"]
     body += [line for name in sorted(grouped) for line in _homogeneity_note(name, grouped[name],
                                                                              game)]

@@ -189,10 +189,24 @@ def per_layout(db: Path, rates: dict, played_games: dict, mixes: dict) -> None:
         print(f"  {names.get(key_of[setup], '?'):<13} {mixes[setup]:<12} " + " ".join(cells))
 
 
+def chart(db: Path, path: Path) -> None:
+    """The report's chart of the study (classic rules), as a standalone SVG file."""
+    from kiwara_designer.lab.skill import skill_chart, skill_curves
+    from kiwara_designer.lab.store import open_store
+    with open_store(db, read_only=True) as store:
+        curve = next(c for c in skill_curves(store.ranked("score")) if c.variant == "classic")
+    svg = skill_chart(curve).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    path.write_text(svg + "\n", "utf-8")
+    print(f"chart written to {path} (levels ordered by "
+          f"{'Elo' if curve.rated else 'name'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--report", action="store_true", help="only report what is stored")
+    parser.add_argument("--chart", type=Path, metavar="SVG",
+                        help="also draw balance against skill (as `kiwara report` does) here")
     parser.add_argument("--games", action="append", default=[], metavar="LEVEL=N",
                         help="games per layout at a level (default: " +
                         ", ".join(f"{k}={v}" for k, v in GAMES.items()) + ")")
@@ -209,6 +223,8 @@ def main() -> None:
         play(args.db, games, args.workers)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; database {args.db}")
     report(args.db)
+    if args.chart:
+        chart(args.db, args.chart)
 
 
 if __name__ == "__main__":

@@ -103,12 +103,22 @@ def skill_curves(rows: Sequence[RankedExperiment]) -> list[SkillCurve]:
 
 
 # -- the report's section --------------------------------------------------------------------------
+def skill_chart(curve: SkillCurve) -> str:
+    """The curve as an SVG chart: each level's pooled rate and interval, its setups' faint."""
+    from .report import levels_svg
+    return levels_svg([level.agent for level in curve.levels],
+                      [(level.first_player.value, level.first_player.low,
+                        level.first_player.high) for level in curve.levels],
+                      [[rate for _, rate, _ in level.setups] for level in curve.levels],
+                      "first-player win rate")
+
+
 def skill_section(curve: SkillCurve, noun: str = "setup") -> list[str]:
     """The chart of balance against skill and its table, for ``kiwara report``."""
     import html
 
     from .homogeneity import p_text
-    from .report import fmt, levels_svg
+    from .report import fmt
     levels = curve.levels
     order = ("by Elo, from the games between the levels in this store" if curve.rated else
              "by name: the store holds no games between these agents to rate them (run "
@@ -119,12 +129,7 @@ def skill_section(curve: SkillCurve, noun: str = "setup") -> list[str]:
            f"{noun}s each level played (95 % Wilson interval; faint: each {noun}'s own rate). "
            f"Levels ordered {order}. Whether the {noun}s differ at a level: the χ² homogeneity "
            f"test, Holm-adjusted over the {len(levels)} levels.</p>",
-           '<div class=plots><figure>' + levels_svg(
-               [level.agent for level in levels],
-               [(level.first_player.value, level.first_player.low, level.first_player.high)
-                for level in levels],
-               [[rate for _, rate, _ in level.setups] for level in levels],
-               "first-player win rate") + "</figure></div>",
+           f"<div class=plots><figure>{skill_chart(curve)}</figure></div>",
            "<div class=scroll><table><tr><th>level</th>"
            + ("<th>Elo</th>" if curve.rated else "")
            + f"<th>{html.escape(noun)}s</th><th>games</th><th>first-player win rate</th>"

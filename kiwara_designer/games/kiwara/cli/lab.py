@@ -12,6 +12,7 @@ import click
 from ....core.io import make_folder, source_label
 from ....core.errors import KiwaraError
 from ..formats import load_layout
+from ..game import KIWARA
 from ....lab.metrics import metric_names
 from ....core.numbers import plural
 from ....commands import (EXIT_NEGATIVE, MAX_GAMES, Real, Whole, describe_playtest, lab_options,
@@ -272,7 +273,7 @@ def _swept(store, variant, pairing) -> list:
               help="Stop after this many games in all, separated or not.")
 @click.option("--first-round", type=Whole(1, MAX_GAMES), default=32, show_default=True,
               help="Games every layout plays before any is dropped.")
-@click.option("--agents", default="greedy,greedy", show_default=True,
+@click.option("--agents", default=KIWARA.default_agents, show_default=True,
               help="Agent A,agent B (one spec plays itself).")
 @click.option("--seed", type=Whole(), default=0, show_default=True,
               help="Master seed of the sample and the games.")

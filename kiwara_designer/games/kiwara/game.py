@@ -58,8 +58,8 @@ class KiwaraGame(GameBase):
     perfect_information = True
     chance = False         # in the default (classic) game; deck variants draw at chance nodes
     # The skill study (docs/lab/skill-study.md): greedy self-play puts the first player below
-    # half, good players above it; mcts:200 is the cheapest level the study measured close to
-    # the expert's rate, and the compiled core plays it in ~40 ms a game.
+    # half, good players above it; mcts:200 is the closest affordable level to the expert's
+    # rate (2 points below it), and the compiled core plays it in ~40 ms a game.
     default_agents = "mcts:200,mcts:200"
 
     def has_chance(self, variant: KiwaraVariant | None = None) -> bool:

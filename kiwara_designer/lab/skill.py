@@ -119,7 +119,7 @@ def skill_section(curve: SkillCurve, noun: str = "setup") -> list[str]:
 
     from .homogeneity import p_text
     from .report import fmt
-    levels = curve.levels
+    levels, noun = curve.levels, html.escape(noun)
     order = ("by Elo, from the games between the levels in this store" if curve.rated else
              "by name: the store holds no games between these agents to rate them (run "
              "<code>kiwara ladder</code> into it)")
@@ -132,8 +132,8 @@ def skill_section(curve: SkillCurve, noun: str = "setup") -> list[str]:
            f"<div class=plots><figure>{skill_chart(curve)}</figure></div>",
            "<div class=scroll><table><tr><th>level</th>"
            + ("<th>Elo</th>" if curve.rated else "")
-           + f"<th>{html.escape(noun)}s</th><th>games</th><th>first-player win rate</th>"
-           f"<th>{html.escape(noun)}s differ?</th></tr>"]
+           + f"<th>{noun}s</th><th>games</th><th>first-player win rate</th>"
+           f"<th>{noun}s differ?</th></tr>"]
     for level in levels:
         h, p = level.homogeneity, level.homogeneity.p_read
         verdict = ("–" if p is None else ("yes" if h.varies() else "cannot tell")

@@ -21,9 +21,8 @@ and z tests of each step up, Holm-adjusted; games of one level are independent o
 and within a level the seat-swapped pairs' results correlate negatively if at all, which makes
 these binomial tests conservative), and, for each pair of levels, the Spearman correlation of
 the layouts' first-player rates (do the layouts that favour the first player at one skill
-favour them at another?); last, the database's summary, each
-layout's first-player win rate at each level. The commands are printed, so the study can be
-repeated and checked.
+favour them at another?); last, the database's summary, each layout's first-player win rate at
+each level. The commands are printed, so the study can be repeated and checked.
 """
 from __future__ import annotations
 
@@ -33,6 +32,7 @@ import math
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 from kiwara_designer.core.stats import (holm, proportion, rate_homogeneity,
@@ -164,20 +164,17 @@ def report(db: Path) -> None:
 
 def per_layout(db: Path, rates: dict, played_games: dict, mixes: dict) -> None:
     """The store's summary: each layout's first-player win rate at each level (its games when
-    they differ from the level's usual count, as while a level is being played)."""
-    from kiwara_designer.core.game import get_game
-    from kiwara_designer.games.kiwara import Layout
-    game = get_game("kiwara")
+    they differ from the level's usual count, as while a level is being played). ``rank``
+    names each layout by its store key, which :func:`study_labels` maps to its name."""
     names = study_labels(db)
-    key_of = {setup: game.setup_key(Layout.from_rows(setup.split("\n"))) for setup in mixes}
     levels = [level for level in LEVELS if level in rates]
-    usual = {level: max(played_games[level].values(), key=list(played_games[level].values()
-                                                                 ).count) for level in levels}
+    usual = {level: Counter(played_games[level].values()).most_common(1)[0][0]
+             for level in levels}
     print("\nEach layout's first-player win rate (games a layout: " +
           ", ".join(f"{level} {usual[level]:,}" for level in levels) + ")")
     print(f"  {'layout':<13} {'sizes':<12} " + " ".join(f"{level:>10}" for level in levels))
     order = {name: i for i, name in enumerate(names.values())}
-    for setup in sorted(mixes, key=lambda s: order.get(names.get(key_of[s]), len(order))):
+    for setup in sorted(mixes, key=lambda s: order.get(names.get(s), len(order))):
         cells = []
         for level in levels:
             if setup not in rates[level]:
@@ -186,7 +183,7 @@ def per_layout(db: Path, rates: dict, played_games: dict, mixes: dict) -> None:
             n = played_games[level][setup]
             cell = f"{rates[level][setup]:.3f}" + ("" if n == usual[level] else f" ({n})")
             cells.append(f"{cell:>10}")
-        print(f"  {names.get(key_of[setup], '?'):<13} {mixes[setup]:<12} " + " ".join(cells))
+        print(f"  {names.get(setup, '?'):<13} {mixes[setup]:<12} " + " ".join(cells))
 
 
 def chart(db: Path, path: Path) -> None:

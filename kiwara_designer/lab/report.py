@@ -221,7 +221,8 @@ def levels_svg(labels: Sequence[str], pooled: Sequence[tuple[float, float, float
     if not labels:
         return histogram_svg([], 0, 1, 1, "")
     values = [v for point in pooled for v in point] + [v for part in each for v in part]
-    y0, y1 = min(values + [marker or 0.5]), max(values + [marker or 0.5])
+    values += [] if marker is None else [marker]
+    y0, y1 = min(values), max(values)
     pad = max((y1 - y0) * 0.08, 0.01)
     y0, y1 = max(0.0, y0 - pad), min(1.0, y1 + pad)
     out, sx, sy = _axes(-0.5, len(labels) - 0.5, y0, y1, "", ylabel, [], ticks(y0, y1))

@@ -121,7 +121,8 @@ def report(db: Path) -> None:
         if rows:
             found_by_level[level] = (rows, found["homogeneity"]["first_player_win_rate"])
     # one homogeneity test per level: their p-values Holm-adjusted over the levels
-    adjusted = dict(zip(found_by_level, holm([h["p_value"] for _, h in found_by_level.values()])))
+    tested = [level for level, (_, h) in found_by_level.items() if h["p_value"] is not None]
+    adjusted = dict(zip(tested, holm([found_by_level[level][1]["p_value"] for level in tested])))
     print(f"{'level':<9} {'layouts':>7} {'games':>7}  first-player win rate      "
           f"layouts differ? (p; Holm over levels)     between-layout sd     detectable sd")
     for level in LEVELS:
@@ -132,12 +133,16 @@ def report(db: Path) -> None:
         games = sum(r["games"] for r in rows)
         wins = sum(r["values"]["first_player_win_rate"] * r["games"] for r in rows)
         pooled = proportion(wins, games)
-        verdict = "yes" if adjusted[level] < 0.05 else "cannot tell"
-        print(f"{level:<9} {len(rows):>7} {games:>7}  {pooled.value:.3f} "
-              f"[{pooled.low:.3f}, {pooled.high:.3f}]   χ² {h['statistic']:.1f} on {h['df']} df: "
-              f"{verdict} (p {h['p_value']:.2g}; {adjusted[level]:.2g})".ljust(47) +
-              f" {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
-              f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
+        rate = f"{level:<9} {len(rows):>7} {games:>7}  {pooled.value:.3f} " \
+               f"[{pooled.low:.3f}, {pooled.high:.3f}]   "
+        if level not in adjusted:         # one layout, or no spread: nothing to test
+            print(rate + "not tested (one layout)")
+        else:
+            verdict = "yes" if adjusted[level] < 0.05 else "cannot tell"
+            print(rate + f"χ² {h['statistic']:.1f} on {h['df']} df: {verdict} (p "
+                  f"{h['p_value']:.2g}; {adjusted[level]:.2g})"
+                  f" {h['between_sd']:.3f} [{h['between_sd_low']:.3f}, "
+                  f"{h['between_sd_high']:.3f}]   {h['detectable']:.3f}")
         rates[level] = {r["setup"]: r["values"]["first_player_win_rate"] for r in rows}
         played_games[level] = {r["setup"]: r["games"] for r in rows}
         mixes.update({r["setup"]: r["size_mix"] for r in rows})
@@ -191,7 +196,10 @@ def chart(db: Path, path: Path) -> None:
     from kiwara_designer.lab.skill import skill_chart, skill_curves
     from kiwara_designer.lab.store import open_store
     with open_store(db, read_only=True) as store:
-        curve = next(c for c in skill_curves(store.ranked("score")) if c.variant == "classic")
+        curve = next((c for c in skill_curves(store.ranked("score")) if c.variant == "classic"),
+                     None)
+    if curve is None:
+        sys.exit(f"{db}: no classic-rules self-play at two or more levels to draw")
     svg = skill_chart(curve).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
     path.write_text(svg + "\n", "utf-8")
     print(f"chart written to {path} (levels ordered by "

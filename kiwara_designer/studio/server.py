@@ -23,6 +23,7 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from ..core.errors import KiwaraError
+from ..core.io import describe_json_error
 from . import adapters, api
 from .jobs import JobError
 from .requests import call_with_fields, query_fields
@@ -225,9 +226,14 @@ def body() -> dict:
         return {}
     try:
         value = json.loads(data)
-    except (ValueError, RecursionError) as exc:      # RecursionError: [[[[… nested too deeply
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise api.StudioError(f"the request body is not JSON: {reason}") from None
+    except RecursionError:          # the decoder recurses once per bracket: [[[[… overflows it
+        raise api.StudioError("the request body is not JSON: nested too deeply") from None
+    except UnicodeDecodeError:
+        raise api.StudioError("the request body is not JSON: not UTF-8 text") from None
+    except ValueError as exc:       # not JSON, or a number of over 4,300 digits
+        _, _, message = describe_json_error(exc, data.decode("utf-8", "replace"))
+        raise api.StudioError("the request body is not JSON: "
+                              + message.removeprefix("invalid JSON: ")) from None
     if not isinstance(value, dict):
         raise api.StudioError("the request body must be a JSON object of named fields")
     return value

@@ -5,6 +5,10 @@ otherwise, and every request but the static files needs the random token the com
 (``?token=`` in the address, or the ``X-Studio-Token`` header the page sends). Bodies are JSON
 objects of at most :data:`MAX_BODY` bytes whose fields are the API function's parameters; every
 error is a JSON ``{"error": message}`` with its HTTP status, never a stack trace.
+
+Served (:func:`make_studio_server`), a burst of connections waits in a listen queue of
+:data:`LISTEN_BACKLOG`; past :data:`MAX_HANDLING` requests at once, one is answered 503 at
+once; and each connection is closed as soon as its answer is sent (:func:`served`).
 """
 from __future__ import annotations
 
@@ -14,9 +18,12 @@ import json
 import logging
 import re
 import secrets
+import socket
+import threading
+import time
 import unicodedata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 from urllib.parse import quote, urlsplit
 
 from flask import Flask, Response, jsonify, request, send_from_directory
@@ -30,6 +37,9 @@ from .requests import call_with_fields, query_fields
 
 MAX_BODY = 256 * 1024          # a record or a pasted layout is a few kB
 AGENT_WAIT = 2.0               # seconds a request waits for the agent before handing out a job
+LISTEN_BACKLOG = 1024          # connections the kernel queues while the server is busy
+MAX_HANDLING = 32              # requests handled at once; one more is answered 503
+LINGER = 2.0                   # seconds the rest of an unread body is read and dropped
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Studio-Token"
 SECURITY_HEADERS = {
@@ -281,15 +291,15 @@ def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
                        studio: api.Studio | None = None, token: str | None = None):
     """A threaded werkzeug server for the studio (not yet serving: call ``serve_forever``, and
     ``shutdown`` from another thread), and the page's address with its token. Port 0 takes
-    any free port."""
-    import socket
-
+    any free port. Its listen queue holds :data:`LISTEN_BACKLOG` connections (Python's default,
+    128, reset some of a burst of 400), and the app is :func:`served`."""
     from werkzeug.serving import make_server
     token = token or new_token()
     # our own listening socket: werkzeug exits the process when it cannot bind
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        listening = socket.create_server((host, port), family=family)
+        listening = socket.create_server((host, port), family=family,
+                                         backlog=LISTEN_BACKLOG)
     except OSError as exc:
         raise KiwaraError(f"cannot listen on {host}:{port}: {exc.strerror or exc} (another "
                           f"program there? try --port 0 for any free port)") from None
@@ -300,9 +310,82 @@ def make_studio_server(host: str = "127.0.0.1", port: int = 8765,
     hosts = None if host in ANY_INTERFACE else frozenset(
         f"{f'[{name}]' if ':' in name else name}:{port}".lower() for name in names)
     app = create_app(studio, token, hosts)
+    app.wsgi_app = served(app.wsgi_app, MAX_HANDLING)
     with listening:
         server = make_server(host, port, app, threaded=True, fd=listening.fileno())
     return server, f"http://{usable_host(host)}:{server.port}/?token={token}"
+
+
+def served(wsgi_app: Callable, handling: int) -> Callable:
+    """``wsgi_app`` as the real server runs it: at most ``handling`` requests at once (one more
+    is answered 503, busy, at once), and each connection half-closed as soon as its answer is
+    sent (:func:`linger`).
+
+    werkzeug's server closes every connection after one answer, but first reads what is left
+    of the request body, 10 MB at a time: after a 413 (whose body is left unread) it waited on
+    a client that had sent less and waited for the close, and the socket stayed open."""
+    slots = threading.BoundedSemaphore(handling)
+
+    def app(environ: dict, start_response: Callable):
+        sized = []
+
+        def start(status: str, headers: list, exc_info=None):
+            sized[:] = [any(name.lower() == "content-length" for name, _ in headers)]
+            return start_response(status, headers, exc_info)
+
+        if slots.acquire(blocking=False):
+            try:
+                sent = yield from relay(wsgi_app(environ, start))
+            finally:
+                slots.release()
+        else:
+            sent = yield from relay(busy(handling)(environ, start))
+        # an answer without a length ends with a last chunk werkzeug writes after this
+        connection = environ.get("werkzeug.socket")
+        if sent and sized == [True] and connection is not None:
+            linger(connection)
+    return app
+
+
+def relay(answer: Iterable[bytes]):
+    """Yield the pieces of a WSGI answer, then close it; whether there was one (werkzeug sends
+    the answer's head with the first)."""
+    sent = False
+    try:
+        for piece in answer:
+            sent = True
+            yield piece
+    finally:
+        if hasattr(answer, "close"):
+            answer.close()
+    return sent
+
+
+def busy(handling: int) -> Response:
+    """The 503 of a server handling ``handling`` requests already."""
+    return Response(json.dumps({"error": f"the studio is busy ({handling} requests at once): "
+                                         f"try again in a moment"}) + "\n",
+                    status=503, mimetype="application/json",
+                    headers={**SECURITY_HEADERS, "Retry-After": "1",
+                             "Cache-Control": "no-store"})
+
+
+def linger(connection: socket.socket) -> None:
+    """End the connection once its answer is sent: half-close it (the client reads the end of
+    the answer), then read and drop what the client still sends until it closes its side, for
+    at most :data:`LINGER` seconds (closing with unread data would reset the connection, and
+    the client could lose the answer). werkzeug then closes the socket."""
+    deadline = time.monotonic() + LINGER
+    try:
+        connection.shutdown(socket.SHUT_WR)
+        while (left := deadline - time.monotonic()) > 0:
+            connection.settimeout(left)
+            if not connection.recv(65536):
+                break
+    except OSError:                  # the client left, or LINGER is over
+        pass
+    # werkzeug's own drain after this reads with this timeout: it stops at once
+    connection.settimeout(0.001)
 
 
 def usable_host(host: str) -> str:

@@ -273,6 +273,8 @@ def interval_cell(metric: dict | None) -> str:
     value = (metric or {}).get("value", (metric or {}).get("mean"))
     if value is None:
         return "–"
+    if metric.get("low") is None or metric.get("high") is None:    # one value: no interval
+        return f'{value:.3f} <span class="note">[n/a]</span>'
     return f'{value:.3f} <span class="note">[{metric["low"]:.3f}, {metric["high"]:.3f}]</span>'
 
 
@@ -323,10 +325,9 @@ def games_spent_caption(arms: list[dict], named: set, noun: str) -> str:
 def race_section(store: Store, game: Game) -> list[str]:
     """The races of ``game``'s setups in the store (``kiwara race``): how each stopped, the
     setups it named, and every setup's fate: games spent, interval, and when it was dropped."""
-    from .race_lab import stored_races
     noun = game.setup_noun
     out = []
-    for race in stored_races(store):
+    for race in store.races():                  # decoded and checked by the store
         arms = race["arms"]
         keys = {i: (name, key) for i, name, key in store.db.execute(
             f"SELECT id, game, setup FROM setups WHERE id IN ({','.join('?' * len(arms))})",

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import shlex
 import sqlite3
@@ -135,6 +136,73 @@ class StoreError(KiwaraError):
     """A results database that cannot be opened or does not hold what was asked."""
 
 
+class DamagedStoreError(StoreError):
+    """A results database holding what this kiwara never writes: a page SQLite finds malformed,
+    a table gone, stored JSON that does not decode or is not of the shape written (``games.stats``
+    not an object, ``metric_summaries.vals`` a list), a number of the wrong type or not finite.
+    Rerunning into it cannot repair it. Every value read from the store's tables is decoded and
+    checked here (:meth:`Store._decode` and the row checks), so that every command says it in one
+    line naming the file, the table and row, what is wrong and what to do."""
+
+
+# what to do about a damaged row: summaries are recomputed from the games, nothing else is
+REMEDY = "rerunning into it cannot repair it: play the games again into a new --db"
+SUMMARY_REMEDY = ("the summaries are recomputed from the games: delete them (sqlite3 {path} "
+                  "'DELETE FROM metric_summaries') and rerun")
+# the numbers of a stored metric ({"value", "low", "high", "successes", "trials"} of a rate,
+# {"mean", "std", "low", "high", "n"} of a mean), which must be numbers or null wherever they are
+METRIC_NUMBERS = ("value", "low", "high", "successes", "trials", "mean", "std", "n")
+METRIC_FIELDS = (("value", frozenset({"low", "high"})), ("mean", frozenset({"low", "high", "n"})),
+                 ("trials", frozenset({"successes", "value"})))   # what a metric's kind needs
+
+
+def _finite(text: str) -> float:
+    """A JSON number as Python reads it, refused if it is not finite (1e999 reads as inf)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is not finite")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)      # bool is not a number
+
+
+def _shown(value: Any, most: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _json_kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def _metric_problem(name: str, value: Any) -> str | None:
+    """What is wrong with one stored metric of ``metrics``: a number or null, a table (a list),
+    or an object whose numbers (:data:`METRIC_NUMBERS`, at any depth) are numbers or null."""
+    kind = type(value)
+    if kind is not dict:
+        return None if value is None or kind is list or _is_number(value) else (
+            f"metric {name!r} is {_shown(value)}, not a number" if kind is float else
+            f"metric {name!r} is {_json_kind(value)}")
+    for key, inner in value.items():
+        if type(inner) is dict:
+            problem = _metric_problem(f"{name}.{key}", inner)
+            if problem:
+                return problem
+        elif inner is not None and key in METRIC_NUMBERS and not _is_number(inner):
+            return f"metric {name!r} has {key} {_shown(inner)}, not a finite number"
+    for kind, needs in METRIC_FIELDS:
+        if kind in value and not needs <= value.keys():
+            return f"metric {name!r} lacks {', '.join(sorted(needs - value.keys()))}"
+    return None
+
+
 def game_named(name: str, given: Game | None = None) -> Game:
     """The game called ``name``: ``given`` if that is its name (a game outside the registry,
     such as the tests' toy), else the registered one."""
@@ -202,12 +270,21 @@ class Store:
         self.read_only = read_only
         if read_only:
             self._check_readable_file()
+        self.db: sqlite3.Connection | None = None
+        try:
+            self._connect()
+        except BaseException:          # a file refused is not left open (the studio lives on)
+            if self.db is not None:
+                self.db.close()
+            raise
+
+    def _connect(self) -> None:
+        """Open the file (retrying while SQLite says it is busy opening), check what it holds."""
         # SQLite answers "database is locked" at once, without waiting on the busy timeout, in a
         # few moments of opening (another process switching the file to WAL, or the last
         # connection cleaning up as it closes): two sweeps started together on one new database
         # hit it. Opening is retried until the busy timeout instead.
         deadline, pause = time.monotonic() + BUSY_TIMEOUT_MS / 1000, 0.01
-        self.db: sqlite3.Connection | None = None
         while True:
             try:
                 mode, version = self._open()
@@ -220,15 +297,22 @@ class Store:
                     time.sleep(pause)
                     pause = min(2 * pause, 0.5)
                     continue
-                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
+                raise self._unusable(exc) from None
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self.path}: not a usable results database: {exc}") from None
-        if mode.lower() != "wal" and not read_only:
+                raise self._unusable(exc) from None
+        if mode.lower() != "wal" and not self.read_only:
             raise StoreError(f"{self.path}: cannot switch the database to WAL mode (got {mode})")
         if version and str(version[0]) != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: schema version {version[0]}, this kiwara reads "
                              f"version {SCHEMA_VERSION}")
         self._check_columns()
+
+    def _unusable(self, exc: sqlite3.Error) -> StoreError:
+        """The error of a file SQLite cannot open; a damaged one says what can be done."""
+        if str(getattr(exc, "sqlite_errorname", "")).startswith(DAMAGE_ERRORS):
+            return DamagedStoreError(f"{self.path}: not a usable results database: {exc} "
+                                     f"({self._remedy(exc)})")
+        return StoreError(f"{self.path}: not a usable results database: {exc}")
 
     def _open(self) -> tuple[str, Any]:
         """Connect, migrate an older file or create the tables if new; the journal mode and the
@@ -245,6 +329,8 @@ class Store:
         """Migrate an older file, create the tables if new (a writing connection)."""
         self.db.execute("PRAGMA synchronous = NORMAL")
         self._migrate()
+        if self._version() == str(SCHEMA_VERSION):
+            self._require_tables()   # not made anew: games would name setups they are not
         self.db.execute("PRAGMA foreign_keys = ON")
         with self.transaction():
             for statement in filter(str.strip, SCHEMA.split(";")):
@@ -487,8 +573,17 @@ class Store:
                              f"played in seat-swapped pairs; it can be ranked and reported, but "
                              f"new games need a new database")
 
+    def _require_tables(self) -> None:
+        """A kiwara file of today's schema (it has its meta) holds every table of it; one that
+        lost a table is damaged."""
+        tables = self._tables()
+        for name in _schema_columns():
+            if name not in tables:
+                raise self._damage(f"table {name}", "the table is missing")
+
     def _check_columns(self) -> None:
         expected = _schema_columns()
+        self._require_tables()
         tables = self._tables()
         for name, columns in expected.items():
             missing = columns - tables.get(name, set())
@@ -509,7 +604,9 @@ class Store:
         # file is another matter: no rerun repairs it.
         if isinstance(value, sqlite3.Error) and str(
                 getattr(value, "sqlite_errorname", "")).startswith(ENVIRONMENT_ERRORS):
-            raise StoreError(f"{self.path}: {value} ({self._remedy(value)})") from None
+            damaged = str(getattr(value, "sqlite_errorname", "")).startswith(DAMAGE_ERRORS)
+            raise (DamagedStoreError if damaged else StoreError)(
+                f"{self.path}: {value} ({self._remedy(value)})") from None
 
     def _remedy(self, error: sqlite3.Error) -> str:
         """What can be done about ``error``: wait and rerun, or, for a damaged file, recover
@@ -519,6 +616,140 @@ class Store:
                     f"with sqlite3 {shlex.quote(self.path)} .recover | sqlite3 "
                     f"recovered.sqlite, or start a new database")
         return "stored games are kept; rerun to resume"
+
+    # -- reading stored values: decoded and shape-checked here, and only here ---------------------
+    def _damage(self, where: str, what: str) -> DamagedStoreError:
+        """The one-line error of a damaged value: the file, ``where`` (the table and row), what
+        is wrong and what to do."""
+        remedy = (SUMMARY_REMEDY.format(path=shlex.quote(self.path))
+                  if where.startswith("table metric_summaries") else REMEDY)
+        return DamagedStoreError(f"{self.path}: damaged store: {where}: {what}; {remedy}")
+
+    def _decode(self, text: Any, where: str, column: str, kind: type = dict,
+                checked: bool = False) -> Any:
+        """The stored JSON ``text`` of ``column`` as the ``kind`` kiwara writes there (an object,
+        a list), without NaN or Infinity (what ``json.dumps`` writes for a number that is not
+        finite); every number finite unless ``checked`` (the caller checks the numbers it reads,
+        and a summary's thousands are read faster so); :class:`DamagedStoreError` otherwise."""
+        if not isinstance(text, str):
+            raise self._damage(where, f"{column} is {_shown(text)}, not JSON text")
+        try:
+            value = (json.loads(text, parse_constant=_no_constant) if checked else
+                     json.loads(text, parse_float=_finite, parse_constant=_no_constant))
+        except RecursionError:
+            raise self._damage(where, f"{column} is JSON nested too deep") from None
+        except ValueError as exc:
+            reason = str(exc) if "finite" in str(exc) else f"not JSON ({exc})"
+            raise self._damage(where, f"{column} {_shown(text, 30)} is {reason}") from None
+        if not isinstance(value, kind):
+            raise self._damage(where, f"{column} is {_json_kind(value)}, not "
+                                      f"{_json_kind(kind())}")
+        return value
+
+    def _number(self, value: Any, where: str, column: str, whole: bool = False,
+                optional: bool = False) -> Any:
+        """A stored number, finite (and whole if ``whole``); None if ``optional``."""
+        if value is None and optional:
+            return value
+        if not _is_number(value) or (whole and not isinstance(value, int)):
+            what = "a whole number" if whole else "a finite number"
+            raise self._damage(where, f"{column} is {_shown(value)}, not {what}")
+        return value
+
+    def _game_row(self, row: tuple) -> GameResult:
+        """A games row (rowid, setup, game index, seed, a_seat, winner, scores, plies,
+        decisions, branching, lead changes, decisiveness, seconds, stats) as the result it
+        stored."""
+        (rowid, setup_id, index, seed, a_seat, winner, first, second, plies, decisions,
+         branching, lead_changes, decisiveness, seconds, stats) = row
+        where = f"table games, rowid {rowid} (setup {setup_id}, game index {index})"
+        for column, value in (("game_index", index), ("seed", seed), ("plies", plies),
+                              ("decisions", decisions), ("lead_changes", lead_changes)):
+            self._number(value, where, column, whole=True)
+        for column, value in (("a_seat", a_seat), ("winner", winner)):
+            if value not in (0, 1) and not (column == "winner" and value is None) or (
+                    isinstance(value, float)):
+                raise self._damage(where, f"{column} is {_shown(value)}, not a seat (0 or 1"
+                                          f"{', or null for a draw' if column == 'winner' else ''})")
+        for column, value in (("score_first", first), ("score_second", second),
+                              ("branching", branching), ("seconds", seconds)):
+            self._number(value, where, column)
+        self._number(decisiveness, where, "decisiveness", optional=True)
+        return GameResult(index=index, seed=seed, a_seat=a_seat, winner=winner,
+                          scores=(first, second), plies=plies, decisions=decisions,
+                          branching=branching, lead_changes=lead_changes,
+                          decisiveness=decisiveness, seconds=seconds,
+                          stats=self._decode(stats, where, "stats"))
+
+    def _summary_values(self, vals: Any, metrics: Any, score: Any, games: Any,
+                        where: str) -> tuple[dict, dict]:
+        """A metric_summaries row's ``vals`` ({metric: number or null}) and ``metrics`` (every
+        metric with its interval), decoded and checked with its score and game count."""
+        self._number(games, where, "games", whole=True)
+        self._number(score, where, "score")
+        values = self._decode(vals, where, "vals", checked=True)
+        for name, value in values.items():
+            if value is not None and not _is_number(value):
+                raise self._damage(where, f"vals has {name} {_shown(value)}, not a number")
+        measured = self._decode(metrics, where, "metrics", checked=True)
+        for name, value in measured.items():
+            problem = _metric_problem(name, value)
+            if problem:
+                raise self._damage(where, f"metrics: {problem}")
+        return values, measured
+
+    def metrics_of(self, games: list[GameResult], setup: Any, skill_games: list[GameResult],
+                   game: Game, where: str) -> Metrics:
+        """The metrics of stored games (``where``: which experiment's, for the error): games
+        whose stored statistics do not fit their setup (a territory of the statistics that the
+        layout lacks) are a damaged store, not a bug of the metric that reads them."""
+        try:
+            return compute_metrics(games, setup, skill_games, game)
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            if isinstance(exc, KiwaraError):
+                raise
+            raise self._damage(f"table games, {where}", f"their stored statistics do not make "
+                                                        f"metrics ({type(exc).__name__}: {exc})"
+                               ) from None
+
+    def races(self) -> list[dict]:
+        """Every race saved in the store, newest first: its settings and outcome in one dict
+        (and ``finished_at``), checked for what the report reads of them."""
+        found = []
+        for rowid, settings, result, finished in self.db.execute(
+                "SELECT rowid, settings, result, finished_at FROM races ORDER BY finished_at DESC"):
+            where = f"table races, rowid {rowid}"
+            race = {**self._decode(settings, where, "settings"),
+                    **self._decode(result, where, "result"),
+                    "finished_at": self._number(finished, where, "finished_at")}
+            lacking = [k for k in ("k", "delta", "tolerance", "objective", "strategy", "games",
+                                   "rounds", "separated", "top", "arms") if k not in race]
+            if lacking:
+                raise self._damage(where, f"it lacks {', '.join(lacking)}")
+            if not isinstance(race["arms"], list) or not isinstance(race["top"], list):
+                raise self._damage(where, "its arms or top are not lists")
+            for arm in race["arms"]:
+                if not isinstance(arm, dict) or not all(
+                        isinstance(arm.get(k), int) for k in ("arm", "games")) or not all(
+                        _is_number(arm.get(k)) for k in ("low", "high")) or not (
+                        arm.get("estimate") is None or _is_number(arm.get("estimate"))):
+                    raise self._damage(where, f"arm {_shown(arm)} is not of the shape written")
+            found.append(race)
+        return found
+
+    def score_margins(self, game_name: str) -> list[float]:
+        """The score margin (first − second) of every game of ``game_name`` registered in an
+        experiment (the report's histogram), each score checked finite."""
+        margins = []
+        for rowid, setup_id, index, first, second in self.db.execute(
+                "SELECT g.rowid, g.setup_id, g.game_index, g.score_first, g.score_second FROM "
+                "games g JOIN experiments e ON e.setup_id = g.setup_id AND e.variant_id = "
+                "g.variant_id AND e.agents_id = g.agents_id JOIN setups s ON s.id = g.setup_id "
+                "WHERE s.game = ?", (game_name,)):
+            where = f"table games, rowid {rowid} (setup {setup_id}, game index {index})"
+            margins.append(self._number(first, where, "score_first")
+                           - self._number(second, where, "score_second"))
+        return margins
 
     # -- transactions ---------------------------------------------------------------------------
     class _Transaction:
@@ -613,15 +844,13 @@ class Store:
             return cursor.rowcount == 1
 
     def games(self, exp: Experiment) -> list[GameResult]:
+        """The stored games of ``exp`` by index, each row checked (:class:`DamagedStoreError`)."""
         rows = self.db.execute(
-            "SELECT game_index, seed, a_seat, winner, score_first, score_second, plies, decisions, "
-            "branching, lead_changes, decisiveness, seconds, stats FROM games WHERE "
-            "setup_id = ? AND variant_id = ? AND agents_id = ? ORDER BY game_index",
+            "SELECT rowid, setup_id, game_index, seed, a_seat, winner, score_first, score_second, "
+            "plies, decisions, branching, lead_changes, decisiveness, seconds, stats FROM games "
+            "WHERE setup_id = ? AND variant_id = ? AND agents_id = ? ORDER BY game_index",
             (exp.setup_id, exp.variant_id, exp.agents_id))
-        return [GameResult(index=r[0], seed=r[1], a_seat=r[2], winner=r[3], scores=(r[4], r[5]),
-                           plies=r[6], decisions=r[7], branching=r[8], lead_changes=r[9],
-                           decisiveness=r[10], stats=json.loads(r[12]), seconds=r[11])
-                for r in rows]
+        return [self._game_row(r) for r in rows]
 
     def game_counts(self) -> dict[tuple[int, int, int], int]:
         rows = self.db.execute("SELECT setup_id, variant_id, agents_id, COUNT(*) FROM games "
@@ -636,8 +865,15 @@ class Store:
                               (setup_id,)).fetchone()
         if not row:
             raise StoreError(f"{self.path}: no setup with id {setup_id}")
+        if not all(isinstance(text, str) for text in row):
+            raise self._damage(f"table setups, id {setup_id}", f"its game and setup "
+                                                                f"{_shown(row)} are not text")
         played = game_named(row[0], game)
-        return played, played.setup_from_key(row[1])
+        try:
+            return played, played.setup_from_key(row[1])
+        except KiwaraError as exc:
+            raise self._damage(f"table setups, id {setup_id}",
+                               f"its setup is not one of {row[0]}'s ({exc})") from None
 
     def summarise(self, exp: Experiment, skill: Experiment | None = None,
                   game: Game | None = None) -> Metrics:
@@ -647,7 +883,9 @@ class Store:
         game, setup = self.setup(exp.setup_id, game)
         games = self.games(exp)
         skill_games = self.games(skill) if skill else []
-        metrics = compute_metrics(games, setup, skill_games, game)
+        metrics = self.metrics_of(games, setup, skill_games, game,
+                                  f"setup {exp.setup_id}, variant {exp.variant_id}, "
+                                  f"agents {exp.agents_id}")
         values = metrics.values()
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO metric_summaries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -708,11 +946,17 @@ class Store:
                     wanted is not None and Experiment(sid, vid, aid) not in wanted) or (
                     game is not None and game_name != game.name):
                 continue
-            values = json.loads(vals)
+            where = f"table metric_summaries, the row of setup {sid}, variant {vid}, agents {aid}"
+            values, measured = self._summary_values(vals, metrics, score, n, where)
             if not measures(game_name, values):
                 continue
-            result.append(RankedExperiment(sid, game_name, key, json.loads(descriptors), vname,
-                                           pairing, n, score, values, json.loads(metrics), spec))
+            self._decode(spec, f"table variants, id {vid}", "spec")   # its readers decode it
+            if not isinstance(key, str):
+                raise self._damage(f"table setups, id {sid}", f"setup is {_shown(key)}, not text")
+            result.append(RankedExperiment(
+                sid, game_name, key, self._decode(descriptors, f"table setups, id {sid}",
+                                                  "descriptors"),
+                vname, pairing, n, score, values, measured, spec))
         present = [r for r in result if r.values.get(by) is not None]
         absent = [r for r in result if r.values.get(by) is None]
         # ties (common with few games per setup) are broken by the combined score, then the id

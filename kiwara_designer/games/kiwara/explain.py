@@ -39,7 +39,6 @@ from ...core.numbers import plural
 from ...core.stats import holm
 from .game import KIWARA
 from .layout import Layout
-from ...lab.metrics import compute_metrics
 from ...lab.store import Experiment, Store, StoreError
 
 
@@ -306,8 +305,9 @@ def _on_first_games(store: Store, rows: list, metric: str, first: int) -> list[f
     values = []
     for r in rows:
         games, skill_games = played[r.setup_id]
-        values.append(compute_metrics(games, KIWARA.setup_from_key(r.setup),
-                                      skill_games[:skilled], KIWARA).values().get(metric))
+        values.append(store.metrics_of(games, KIWARA.setup_from_key(r.setup),
+                                       skill_games[:skilled], KIWARA,
+                                       f"setup {r.setup_id}").values().get(metric))
     return values
 
 

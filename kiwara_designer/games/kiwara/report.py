@@ -92,10 +92,7 @@ def layout_sections(game: Game, store: Store, rows: Sequence[RankedExperiment],
     (``KiwaraGame.report_sections``): the best boards, races, explain, distributions."""
     stored = store.db.execute("SELECT COUNT(*) FROM games g JOIN setups s ON s.id = g.setup_id "
                               "WHERE s.game = ?", (game.name,)).fetchone()[0]
-    margins = [r[0] for r in store.db.execute(
-        "SELECT g.score_first - g.score_second FROM games g JOIN experiments e ON "
-        "e.setup_id = g.setup_id AND e.variant_id = g.variant_id AND e.agents_id = g.agents_id "
-        "JOIN setups s ON s.id = g.setup_id WHERE s.game = ?", (game.name,))]
+    margins = store.score_margins(game.name)        # each score checked finite
     pairings = sorted({(r.variant, r.agents) for r in rows})
     first_rates = [r.values["first_player_win_rate"] for r in rows
                    if r.values.get("first_player_win_rate") is not None]

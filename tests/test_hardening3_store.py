@@ -228,6 +228,42 @@ def test_a_damaged_store_is_a_damaged_store_error_in_the_library(built, tmp_path
             store.ranked()
 
 
+# -- point 13: one Holm family in the text and the JSON, p printed to agree with the verdict --
+def test_rank_text_and_json_adjust_over_one_family_named_in_both(tmp_path):
+    db = tmp_path / "six.sqlite"
+    swept = run("sweep", "--sample", 6, "--seed", 3, "--games", 10, "--db", db, *FAST)
+    assert swept.exit_code == 0, swept.output
+    for by in ("score", "decisiveness", "balance"):
+        text = run("rank", "--db", db, "--by", by).stdout.splitlines()
+        data = json.loads(run("rank", "--db", db, "--by", by, "--json").stdout)
+        family, tests = data["holm_family"], data["homogeneity"]
+        named = next(line for line in text if line.startswith("(p-values Holm-adjusted"))
+        assert named.endswith(f"tested together: {', '.join(family)})"), named
+        assert family[0] == by and "first_player_win_rate" in family
+        from kiwara_designer.lab.homogeneity import p_text
+        verdicts = [line for line in text if line.startswith("these 6 layouts")]
+        assert len(verdicts) == len(family)
+        for line, name in zip(verdicts, family):
+            assert f" on {name} (" in line
+            assert p_text(tests[name]["p_adjusted"]) in line, (line, tests[name])
+        # the other metrics are tested too, each alone: outside the family, not adjusted
+        others = [name for name in tests if name not in family]
+        assert "draw_rate" in others
+        assert all(tests[name]["p_adjusted"] is None for name in others)
+
+
+def test_a_p_value_is_printed_with_the_digits_its_verdict_needs():
+    from kiwara_designer.core.stats import Homogeneity
+    from kiwara_designer.lab.homogeneity import p_text, verdict
+    h = Homogeneity("Pearson chi2", 4, 7.9, 3, 0.0123, 0.5, 0.1, 0.0, 0.2, 0.1,
+                    p_adjusted=0.0492)
+    line = verdict("first_player_win_rate", h, "layout")
+    assert "differ on first_player_win_rate" in line and "p = 0.049;" in line, line
+    assert p_text(0.04996) == "p = 0.04996"
+    assert p_text(0.0501) == "p = 0.05" and p_text(0.3) == "p = 0.30"
+    assert p_text(0.005) == "p = 0.005" and p_text(0.0004) == "p < 0.001"
+
+
 def test_report_shows_a_metric_of_one_value_without_an_interval(built, tmp_path):
     # found with point 8's store: an Awimbawé ladder of 2 matches has metrics of one value (no
     # interval, low and high null), and the report's table formatted None: TypeError

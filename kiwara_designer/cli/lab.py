@@ -74,7 +74,7 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
     """
     from ..games.kiwara.lab import export_layouts
     from ..lab import open_store
-    from ..lab.homogeneity import lead_lines, ranking_json
+    from ..lab.homogeneity import lead_lines, ranking_family, ranking_json
     from ..lab.text import format_ranking
     from ..lab.ties import tie_group
     from ..printing import Paper, PrintOptions
@@ -102,7 +102,8 @@ def rank(db, top, by, ascending, game_name, variant_name, agents, export_dir, pa
                                "tie_group": None if ties is None else {
                                    "metric": ties.metric, "method": ties.method,
                                    "size": ties.size, "of": len(ties.tied)},
-                               "homogeneity": ranking_json(ranked_all, by)}, indent=2))
+                               "homogeneity": ranking_json(ranked_all, by),
+                               "holm_family": ranking_family(ranked_all, by)}, indent=2))
     elif rows:
         for line in lead_lines(ranked_all, by):
             click.echo(line)

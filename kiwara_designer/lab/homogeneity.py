@@ -150,8 +150,18 @@ def _number(x: float) -> str:
     return f"{x:.2g}" if abs(x) < 1 else f"{x:.3g}"
 
 
-def p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.01 else f"p = {p:.2f}"
+def p_text(p: float, level: float = LEVEL) -> str:
+    """``p = …`` to two decimals (two figures below 0.01), with more digits where fewer would
+    put the printed p on the other side of ``level`` than the verdict beside it: 0.0492 is
+    "p = 0.049", never "p = 0.05" beside "differ"."""
+    if p < 0.001:
+        return "p < 0.001"
+    text = f"{p:.2g}" if p < 0.01 else f"{p:.2f}"
+    digits = 3
+    while (float(text) < level) != (p < level) and digits < 17:
+        text = f"{p:.{digits}f}".rstrip("0")
+        digits += 1
+    return f"p = {text}"
 
 
 def _statistic_text(h: Homogeneity) -> str:
@@ -194,14 +204,43 @@ def by_game(rows: Sequence[RankedExperiment]) -> dict[str, list[RankedExperiment
     return dict(sorted(grouped.items()))
 
 
+def holm_family(found: dict[str, Homogeneity]) -> list[str]:
+    """The metrics of ``found`` that were tested: the family their p-values are Holm-adjusted
+    over."""
+    return [name for name, h in found.items() if h.p_value is not None]
+
+
+def ranking_tests(rows: Sequence[RankedExperiment], by: str
+                  ) -> tuple[dict[str, Homogeneity], list[str]]:
+    """Every metric of one game's ``rows`` that can be tested, the ranking one first, and the
+    Holm family: the metrics ``rank`` leads with (:func:`shown_metrics`), adjusted over
+    themselves alone, as its text says them; the other metrics' p-values are their own
+    (``p_adjusted`` null: outside the family)."""
+    family = homogeneity(rows, shown_metrics(by))
+    rest = {name: metric_homogeneity(rows, name)
+            for name in dict.fromkeys(_every_metric(rows[0].game, rows) if rows else [])
+            if name not in family}
+    return ({**family, **{name: h for name, h in rest.items() if h is not None}},
+            holm_family(family))
+
+
 def ranking_json(rows: Sequence[RankedExperiment], by: str) -> dict:
     """``rank --json``'s "homogeneity": {metric: test} for the one game ranked, or
     {game: {metric: test}} when the ranking holds several; every metric that can be tested,
-    the ranking one first."""
-    tested = {game: {name: h.to_json() for name, h in homogeneity(
-        group, [*shown_metrics(by), *_every_metric(game, group)]).items()}
-        for game, group in by_game(rows).items()}
+    the ranking one first, p-values Holm-adjusted over the family only (the metrics the text
+    leads with, :func:`ranking_tests`; :func:`ranking_family` names them)."""
+    tested = {game: {name: h.to_json() for name, h in ranking_tests(group, by)[0].items()}
+              for game, group in by_game(rows).items()}
     return next(iter(tested.values())) if len(tested) == 1 else tested
+
+
+def ranking_family(rows: Sequence[RankedExperiment], by: str) -> list[str] | dict:
+    """``rank --json``'s "holm_family": the metrics whose p-values were Holm-adjusted together
+    (those the text leads with and names), as a list for one game ranked, by game for
+    several."""
+    families = {game: holm_family(homogeneity(group, shown_metrics(by)))
+                for game, group in by_game(rows).items()}
+    return next(iter(families.values())) if len(families) == 1 else families
 
 
 def _every_metric(game_name: str, rows: Sequence[RankedExperiment]) -> list[str]:
@@ -227,9 +266,10 @@ def lead_lines(rows: Sequence[RankedExperiment], by: str) -> list[str]:
     noun = noun_of(rows)
     found = homogeneity(rows, shown_metrics(by))
     lines = [verdict(name, h, noun) for name, h in found.items()]
-    tested = sum(h.p_value is not None for h in found.values())
-    if tested > 1:
-        lines.append(f"(p-values Holm-adjusted over the {tested} metrics tested together)")
+    family = holm_family(found)
+    if len(family) > 1:
+        lines.append(f"(p-values Holm-adjusted over the {len(family)} metrics tested together: "
+                     f"{', '.join(family)})")
     ranked = found.get(by)
     if ranked is None:
         lines.insert(0, f"{by}: not tested for homogeneity (a table's number, not a rate or a "

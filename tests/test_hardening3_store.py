@@ -264,6 +264,33 @@ def test_a_p_value_is_printed_with_the_digits_its_verdict_needs():
     assert p_text(0.005) == "p = 0.005" and p_text(0.0004) == "p < 0.001"
 
 
+# -- point 14: rows of several variants or pairings say which is which -------------------------
+def test_rank_rows_of_several_pairings_show_their_variant_and_agents(tmp_path):
+    db = tmp_path / "pairs.sqlite"
+    for agents, variant in (("random", "classic"), ("greedy", "classic"),
+                            ("random", "totem_1_2")):
+        result = run("sweep", "--from", "classic", "--db", db, "--games", 2, "--skill-games", 0,
+                     "--agents", agents, "--variant", variant, "-j", 1)
+        assert result.exit_code == 0, result.output
+    text = run("rank", "--db", db).stdout.splitlines()
+    head = next(i for i, line in enumerate(text) if line.startswith("rank "))
+    assert re.search(r"games +variant +agents +rivers", text[head]), text[head]
+    rows = text[head + 1:head + 4]
+    assert [row.split()[2] for row in rows] == ["#1"] * 3          # one layout, three times
+    played = sorted(tuple(row.split()[11:13]) for row in rows)
+    assert played == [("classic", "greedy,greedy"), ("classic", "random,random"),
+                      ("totem_1_2", "random,random")], rows
+    assert "of 3 experiments" in text[head + 4], text[head + 4]
+    ranking = json.loads(run("rank", "--db", db, "--json").stdout)["ranking"]
+    assert sorted((r["variant"], r["agents"]) for r in ranking) == [
+        ("classic", "greedy,greedy"), ("classic", "random,random"),
+        ("totem_1_2", "random,random")]
+    # one pairing and variant: the table is as it was, without the two columns
+    alone = run("rank", "--db", db, "--agents", "greedy,greedy").stdout.splitlines()
+    assert alone[0].startswith("rank = layout") and "agents" not in alone[0], alone
+    assert alone[1].split()[2] == "#1" and "greedy" not in alone[1]
+
+
 def test_report_shows_a_metric_of_one_value_without_an_interval(built, tmp_path):
     # found with point 8's store: an Awimbawé ladder of 2 matches has metrics of one value (no
     # interval, low and high null), and the report's table formatted None: TypeError

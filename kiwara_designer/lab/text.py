@@ -140,7 +140,12 @@ def format_ranking(rows: Sequence, by: str, game: Game | None = None,
         ids = [f"{'#' + str(r.setup_id):<{ident}} " for r in rows]
         tails = [" " + " ".join(cell for _, cell in row) for row in columns]
         tail_head = " " + " ".join(header for header, _ in columns[0])
+        played = _played_columns(rows)      # several variants or pairings: which row is which
+        if played:
+            tail_head = "  " + played[0] + tail_head
+            tails = ["  " + cells + tail for cells, tail in zip(played[1:], tails)]
     else:
+        played = []                 # the tails below name the agents and rules of each row
         head, ids = "", [""] * len(rows)
         tail_head = "  game: setup, agents, rules played"
         tails = [f"  {r.game}: {_setup_text(r, game)}, {r.agents}, "
@@ -152,11 +157,31 @@ def format_ranking(rows: Sequence, by: str, game: Game | None = None,
         mark = "=" if ties is not None and i <= len(ties.tied) and ties.tied[i - 1] else " "
         lines.append(f"{i:>4} {mark} {ident_text}{score_text:>6} {shown_text:<{width}} "
                      f"{first_text:<{first_width}} {r.games:>6}{tail}")
+    if played:                      # the rows are (layout, variant, pairing) experiments
+        noun = "experiment"
     if ties is not None and ties.line(noun):
         lines.append(ties.line(noun))
     lines.append("intervals: 95 % (Wilson for rates, Student t for means, balance mapped from "
                  "the first-player rate's); the score is a point summary without one")
     return "\n".join(lines)
+
+
+def _played_columns(rows: Sequence) -> list[str]:
+    """The variant and agents columns (header first, then a cell per row) when ``rows`` were
+    played under more than one variant or pairing (a setup's id alone would then show twice);
+    none when they share both. A variant's name that stands for two rules is followed by them."""
+    if len({(r.variant_rules, r.agents) for r in rows}) < 2:
+        return []
+    from .report import rules_text
+    rules_of: dict[str, set[str]] = {}
+    for r in rows:
+        rules_of.setdefault(r.variant, set()).add(r.variant_rules)
+    names = [r.variant if len(rules_of[r.variant]) == 1 else
+             f"{r.variant} ({rules_text(r.variant_rules)})" for r in rows]
+    width = max([len("variant")] + [len(n) for n in names])
+    agents = max([len("agents")] + [len(r.agents) for r in rows])
+    return ([f"{'variant':<{width}} {'agents':<{agents}}"]
+            + [f"{name:<{width}} {r.agents:<{agents}}" for name, r in zip(names, rows)])
 
 
 def _known(name: str, given: Game | None) -> Game | None:

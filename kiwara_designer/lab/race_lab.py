@@ -195,7 +195,7 @@ def race_settings_json(settings: RaceSettings, metric: str) -> dict:
             "delta": settings.delta, "tolerance": settings.tolerance,
             "first_round": settings.first_round, "growth": settings.growth,
             "budget": settings.budget, "strategy": settings.strategy,
-            "arms_per_round": settings.arms_per_round, "paired": settings.paired,
+            "paired": settings.paired,
             "interval": settings.interval}
 
 

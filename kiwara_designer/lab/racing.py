@@ -61,8 +61,8 @@ which needs no independence between arms: the lab's arms share their games' seed
 the running intersection of its intervals (still valid, never wider).
 
 **The race** (successive accepts and rejects, Bubeck, Wang & Viswanathan 2013; racing, Maron &
-Moore 1994): in round r every undecided arm is brought to n_r = ⌈n₁ · gʳ⁻¹⌉ games; then, with
-[Lᵢ, Uᵢ] the objective's interval of arm i,
+Moore 1994): each round some undecided arms play more games (which ones and how many:
+:meth:`Race.requests`); then, with [Lᵢ, Uᵢ] the objective's interval of arm i,
 
 * reject i if at least k arms j have Lⱼ > Uᵢ (i is certainly not in the top k);
 * accept i if at least K − k arms j ≠ i have Uⱼ − ε ≤ Lᵢ (no more than k − 1 arms can beat i by
@@ -72,6 +72,19 @@ accepted and rejected arms play no more. The race stops *separated* when k arms 
 when the accepted and undecided arms together number k (all others rejected); it stops on the
 *budget* when the next round cannot be played. The rounds are a fixed function of the arms'
 value sequences, so a race resumed from stored games makes exactly the same decisions.
+
+**Which arms play** (``strategy="lucb"``, the default) decides only the cost, never the
+guarantee (each interval holds at every count, so any adaptive choice is allowed). After a
+first round of n₁ games each, the race draws a line c between the k best estimates T and the
+rest, where the fewest further games are predicted to settle it: every undecided arm of T must
+reach Lᵢ ≥ c and every other undecided arm Uⱼ ≤ c + ε (an interval's radius shrinks about as
+1/√n, so an arm whose radius is r after n games needs about n (r/ρ)² to reach a radius ρ). For
+balance, c = 1 − ε asks nothing of the other arms (every upper bound is at most 1), so arms
+whose interval covers ½, stuck at an upper bound of 1, sit out while an arm of T can clear
+1 − ε. The arms on the wrong side of the line play, and only while something on the other side
+still stops the accept rule; each goes to its predicted need, at most g times the largest count
+among them and four times its own (at least 5 % more than it has). An arm that fell behind so
+rejoins the others within a round or two, and arms that cannot change the outcome wait.
 """
 from __future__ import annotations
 
@@ -101,6 +114,12 @@ HISTOGRAM_STEPS = 16
 ROOT_STEPS = 100
 ROOT_PRECISION = 1e-9
 INTERVALS = ("betting", "stitched")
+
+# The allocation (Race.requests): lines tried between the k-th and the (k+1)-th estimate, and how
+# many times its own count an arm that fell behind may jump in one round to rejoin the others.
+LINES = 48
+CATCH_UP = 4.0
+MIN_STEP = 1.05
 
 
 class RacingError(KiwaraError):
@@ -223,12 +242,28 @@ class Objective:
         return 1 - 2 * abs(mean - self.target)
 
     def bounds(self, low: float, high: float) -> tuple[float, float]:
+        """The objective's range over the means in [low, high]: its minimum and maximum there
+        (balance: 1 exactly when the interval covers ½, else the end nearer ½)."""
         if self.kind == "closest":
             ends = (self.value(low), self.value(high))
             top = 1.0 if low <= self.target <= high else max(ends)
             return min(ends), top
         a, b = self.value(low), self.value(high)
         return min(a, b), max(a, b)
+
+    def radius_for(self, mean: float, low: float | None = None,
+                   high: float | None = None, best: float = math.inf) -> float:
+        """The largest radius ρ of a mean interval [mean − ρ, mean + ρ] whose objective range
+        lies at or above ``low`` (an arm to accept) or at or below ``high`` (an arm it must beat);
+        ``best`` is the highest value the objective can take, which any upper bound meets (ρ is
+        then unlimited). Negative when the objective at ``mean`` itself is on the wrong side."""
+        slope = 2.0 if self.kind == "closest" else 1.0
+        if low is not None:
+            return (self.value(mean) - low) / slope
+        assert high is not None
+        if high >= best:
+            return math.inf
+        return (high - self.value(mean)) / slope
 
 
 HIGHEST_MEAN = Objective("mean")
@@ -315,7 +350,6 @@ class RaceSettings:
     growth: float = 1.25
     budget: int | None = None
     strategy: str = "lucb"       # which arms play each round: see Race.requests
-    arms_per_round: int = 8      # lucb: contenders on each side of the boundary per round
     paired: bool = False         # games 2j and 2j + 1 are one observation (seat-swapped pairs)
     interval: str = "betting"    # the confidence sequence: "betting" or "stitched"
 
@@ -340,8 +374,6 @@ class RaceSettings:
         if self.interval not in INTERVALS:
             raise RacingError(f"unknown interval {self.interval!r}; choose from "
                               f"{', '.join(INTERVALS)}")
-        if self.arms_per_round < 1:
-            raise RacingError(f"arms per round must be at least 1, got {self.arms_per_round}")
         if self.budget is not None and self.budget < 0:
             raise RacingError(f"the game budget must be at least 0, got {self.budget}")
 
@@ -465,11 +497,14 @@ class Race:
         * ``uniform``: every arm, decided or not (a fixed design that stops when the same rule
           separates: the benchmark's comparison);
         * ``lucb`` (batched LUCB, after Kalyanakrishnan et al. 2012): every arm first plays n₁
-          games; then, with T the k best estimates among the arms not rejected (accepted arms
-          first), the ``arms_per_round`` undecided arms of T with the lowest lower bounds and
-          as many outside T with the highest upper bounds each grow by the factor g. Only arms
-          that could still swap sides of the boundary play, and the surest-looking arms are
-          measured tightly first, so far-off arms are dropped after few games."""
+          games; then :meth:`contenders` names the arms on the wrong side of the decision line
+          with the games each is predicted to need, and each goes to that need, at most g times
+          the largest count among them (the round's level) and ``CATCH_UP`` times its own, at
+          least ``MIN_STEP`` times its own. The contenders end a round level with each other or
+          with what they need: one that fell behind rejoins the others within a round or two
+          (it grew by a quarter of its own count before, and stayed behind while the others
+          grew by a quarter of theirs), and a round's games grow geometrically with the
+          contenders' counts, not with each arm's own history."""
         s = self.settings
         undecided = self.undecided()
         if s.strategy != "lucb":
@@ -479,17 +514,79 @@ class Race:
         fresh = [a for a in undecided if self.states[a].games == 0]
         if fresh:
             return {a: self._whole(s.first_round) for a in fresh}
-        bounds = {a: self.interval(a) for a in self.states}
-        alive = [a for a, x in self.states.items() if x.status != REJECTED]
-        alive.sort(key=lambda a: (self.states[a].status != ACCEPTED,
-                                  -self.settings.objective.value(self.states[a].mean)))
+        needs = self.contenders()[1] or {a: math.inf for a in undecided}
+        if not needs:
+            return {}
+        level = math.ceil(s.growth * max(self.states[a].games for a in needs))
+        wants = {}
+        for a, need in needs.items():
+            games = self.states[a].games
+            target = math.ceil(min(level, CATCH_UP * games, max(need, MIN_STEP * games)))
+            wants[a] = self._whole(max(target, games + 1)) - games
+        return wants
+
+    def contenders(self) -> tuple[float | None, dict[Arm, float]]:
+        """The decision line c and the arms that must play to settle the race on it.
+
+        With T the k best estimates among the arms not rejected (accepted arms first), the race
+        is over once every undecided arm of T has Lᵢ ≥ c and every undecided arm outside T has
+        Uⱼ ≤ c + ε (then each arm of T has at most k − 1 arms above Lᵢ + ε: accepted). c lies
+        between the best estimate outside T minus ε and the worst estimate in T (and at most
+        the objective's best value minus ε: balance 1 − ε, where any arm passes the second
+        test, so arms whose interval covers ½ need not be played off it). Within that range the
+        race takes the c that needs the fewest games, predicted from each arm's interval:
+        the radius r of an arm's mean interval shrinks about as 1/√n, so reaching the radius ρ
+        that the test needs takes about n (r/ρ)² games. The contenders are the undecided arms
+        of T with Lᵢ < c and the undecided arms outside T with Uⱼ > c + ε, each only while an
+        arm on the other side still stops the accept rule. (None, []) when there is no line to
+        draw (nothing undecided on one side)."""
+        s = self.settings
+        objective, eps = s.objective, s.tolerance
+        lowest, highest = s.value_range
+        best = objective.bounds(lowest, highest)[1]
+        undecided = self.undecided()
+        estimate = {a: objective.value(x.mean) for a, x in self.states.items()
+                    if x.mean is not None}
+        alive = [a for a, x in self.states.items() if x.status != REJECTED and a in estimate]
+        alive.sort(key=lambda a: (self.states[a].status != ACCEPTED, -estimate[a]))
         top = set(alive[:s.k])
-        inside = sorted((a for a in undecided if a in top), key=lambda a: bounds[a][0])
-        outside = sorted((a for a in undecided if a not in top), key=lambda a: -bounds[a][1])
-        chosen = inside[:s.arms_per_round] + outside[:s.arms_per_round]
-        return {a: self._whole(self.states[a].games
-                               + max(1, math.ceil(self.states[a].games * (s.growth - 1))))
-                - self.states[a].games for a in chosen}
+        inside = [a for a in undecided if a in top]
+        outside = [a for a in undecided if a not in top and a in estimate]
+        if not inside or not outside:
+            return None, {}
+        bounds = {a: self.interval(a) for a in self.states}
+        dropped = [bounds[a][1] for a, x in self.states.items() if x.status == REJECTED]
+        floor = max([max(estimate[a] for a in outside)] + dropped) - eps
+        ceiling = min(min(estimate[a] for a in inside), best - eps)
+        radius = {a: (min(self.states[a].high, highest) - max(self.states[a].low, lowest)) / 2
+                  for a in inside + outside}
+
+        def needs(line: float) -> dict[Arm, float]:
+            """Games each arm needs to pass its test on ``line`` (its count when it passes)."""
+            out = {}
+            for side, arms in ((True, inside), (False, outside)):
+                for a in arms:
+                    state = self.states[a]
+                    rho = (objective.radius_for(state.mean, low=line) if side else
+                           objective.radius_for(state.mean, high=line + eps, best=best))
+                    out[a] = (math.inf if rho <= 0 else
+                              state.games * max(1.0, (radius[a] / rho) ** 2))
+            return out
+
+        def games_needed(line: float) -> float:
+            return sum(n - self.states[a].games for a, n in needs(line).items())
+
+        if ceiling > floor:
+            lines = [floor + (ceiling - floor) * (i + 1) / LINES for i in range(LINES)]
+            line = min(lines, key=games_needed)       # the first of equals: deterministic
+        else:
+            line = ceiling
+        blocking = max([bounds[a][1] for a in outside] + dropped)
+        weakest = min(bounds[a][0] for a in inside)
+        predicted = needs(line)
+        playing = [a for a in inside if bounds[a][0] < line and bounds[a][0] + eps < blocking]
+        playing += [a for a in outside if bounds[a][1] > line + eps and bounds[a][1] > weakest + eps]
+        return line, {a: predicted[a] for a in playing}
 
     def _whole(self, games: int) -> int:
         """``games`` rounded up to whole pairs in a paired race."""

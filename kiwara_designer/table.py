@@ -14,6 +14,7 @@ A person's only legal move (a forced pass) is played for them.
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, TextIO
 
@@ -118,12 +119,54 @@ class TableView(Protocol):
         """The line that ends a finished game."""
 
 
-def opening_line(title: str, setup: Sequence[str], seats: Sequence[Seat], seed: int) -> str:
+def seed_is_secret(game: Any, variant: Any) -> bool:
+    """Whoever knows the seed of a game with chance or hidden information knows what is hidden:
+    every deal and draw to come, the agent's cards. A game of open information without chance
+    has nothing a seed could tell."""
+    return game.has_chance(variant) or game.has_hidden_information(variant)
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess: 63 bits from :mod:`secrets` (within the records' 2**63 bound), too
+    many to search for the one that deals the cards a player sees."""
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True)
+class TableSeed:
+    """A game's seed, and whether it is withheld until the game ends (``secret``)."""
+
+    value: int
+    secret: bool = False
+
+    @classmethod
+    def choose(cls, game: Any, variant: Any, seats: Sequence[Seat],
+               asked: int | None) -> "TableSeed":
+        """The seed of a game at the table: the one asked for (its asker knows it already), else
+        a new one. With a person seated at a game whose seed tells what is hidden
+        (:func:`seed_is_secret`), a new seed is secret, said only once the game is over; else it
+        is small and said at once, so the game can be replayed."""
+        if asked is not None:
+            return cls(asked)
+        if any(seat.is_human for seat in seats) and seed_is_secret(game, variant):
+            return cls(secret_seed(), secret=True)
+        return cls(random.SystemRandom().randrange(10 ** 6))
+
+
+def opening_line(title: str, setup: Sequence[str], seats: Sequence[Seat],
+                 seed: TableSeed) -> str:
     """The line a game at the table opens with: what is played, who sits where, the seed that
     replays it (``kiwara play: classic layout, classic rules, first human vs second greedy,
-    seed 1``)."""
+    seed 1``), or that a secret seed is said at the end."""
+    told = "seed said at the end" if seed.secret else f"seed {seed.value}"
     return (f"{title}: {', '.join(setup)}, first {seats[0].label} vs second {seats[1].label}, "
-            f"seed {seed}")
+            f"{told}")
+
+
+def closing_line(seed: TableSeed) -> str | None:
+    """The line that says a secret seed once the game is over (None for a seed said at the
+    start)."""
+    return f"seed {seed.value}" if seed.secret else None
 
 
 # -- the loop ---------------------------------------------------------------------------------
@@ -160,8 +203,9 @@ def play_at_table(state: Any, seats: Sequence[Seat], view: TableView, input: Tex
                 while line and not line.endswith("\n"):     # skip the rest, a bounded bit at a time
                     line = input.readline(LONGEST_LINE)
                 return TOO_LONG
-        except KeyboardInterrupt:        # Ctrl-C at the prompt stops the game like quit
-            line = ""
+        except KeyboardInterrupt:        # Ctrl-C: the prompt's line ends before the shell says so
+            write("")
+            raise
         return line or None
 
     public = state.game.perfect_information

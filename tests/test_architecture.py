@@ -32,7 +32,7 @@ def test_nothing_of_a_game_lives_outside_its_folder():
     top = sorted(p.name for p in package.iterdir()
                  if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py"))
     assert top == ["__init__.py", "agents", "cli", "commands", "core", "games", "lab",
-                   "printing", "studio", "table.py"]
+                   "launch.py", "printing", "studio", "table.py"]
     games = {p.name for p in (package / "games").iterdir() if p.is_dir()} - {"__pycache__"}
     assert games == {"kiwara", "awimbawe"}
     for layer in ("core", "agents", "lab", "printing", "commands", "studio"):

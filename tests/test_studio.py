@@ -465,7 +465,7 @@ def deck_rules(monkeypatch):
 def test_the_seed_rule_follows_the_games_facts(deck_rules):
     from kiwara_designer.games.awimbawe.game import AWIMBAWE
     from kiwara_designer.games.kiwara import KIWARA, KiwaraVariant
-    from kiwara_designer.studio.sessions import seed_is_secret
+    from kiwara_designer.table import seed_is_secret
     assert not seed_is_secret(KIWARA, KiwaraVariant())          # open, no chance: harmless
     assert seed_is_secret(KIWARA, deck_rules)                   # the seed orders the deck
     assert seed_is_secret(AWIMBAWE, AWIMBAWE.default_variant())

@@ -7,6 +7,7 @@ import errno
 import os
 import sys
 import warnings
+from typing import NoReturn
 
 import click
 
@@ -37,6 +38,8 @@ class KiwaraGroup(click.Group):
         except KiwaraError as exc:     # the library's words, its settings called by our options
             click.echo(f"kiwara: error: {exc.naming(option_names(self))}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:      # here, not in click, which writes a blank line first
+            interrupted()
         except BrokenPipeError:
             _discard_stdout()
             ctx.exit(EXIT_OK)
@@ -67,9 +70,10 @@ class KiwaraGroup(click.Group):
             exc.show()
             sys.exit(exc.exit_code)
         except click.Abort as exc:
-            interrupted = isinstance(exc.__cause__, KeyboardInterrupt)
-            click.echo("kiwara: interrupted" if interrupted else "Aborted!", err=True)
-            sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_NEGATIVE)
+            if isinstance(exc.__cause__, KeyboardInterrupt):   # Ctrl-C while click parsed
+                interrupted()
+            click.echo("Aborted!", err=True)
+            sys.exit(EXIT_NEGATIVE)
         sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def make_context(self, *args, **kwargs) -> click.Context:
@@ -78,6 +82,12 @@ class KiwaraGroup(click.Group):
         except BrokenPipeError:
             _discard_stdout()
             raise click.exceptions.Exit(EXIT_OK) from None
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: one line on stderr, exit 130 (what the shell reports for SIGINT)."""
+    click.echo("kiwara: interrupted", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 class _NoteWriter:

@@ -78,6 +78,11 @@ class WorkerPool:
                 for future in done:
                     yield future.result()
                     futures += [pool.submit(function, task) for task in _take(pending, 1)]
+        except (KeyboardInterrupt, Exception):
+            # Ctrl-C or a failed task: end the processes now, not after their running tasks
+            # (an Awimbawé batch runs for minutes)
+            self._terminate()
+            raise
         finally:
             for future in futures:      # stopped early (or failed): drop what was queued
                 future.cancel()
@@ -86,6 +91,15 @@ class WorkerPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+    def _terminate(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # the executor has no public way to stop a running task: its processes are ended
+        for process in list((executor._processes or {}).values()):
+            process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> "WorkerPool":
         return self

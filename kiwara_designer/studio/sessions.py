@@ -3,14 +3,14 @@ the agent registry, the seed rule, and the move loop (the person's move, the age
 background job, chance nodes drawn, forced moves played).
 
 Nothing here knows a game: what is a game's own comes from its adapter (:mod:`.adapters`). The
-seed rule is one for all games (:func:`session_seed`).
+seed rule is one for all games (:func:`session_seed`, over the table's
+:func:`~kiwara_designer.table.seed_is_secret`, which the terminal's games follow too).
 """
 from __future__ import annotations
 
 import itertools
 import random
 import re
-import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from ..core.checks import MAX_TEXT, need_choice, need_int, need_text, seed_or_ne
 from ..core.errors import KiwaraError
 from ..core.game import CHANCE, sample_chance
 from ..core.io import BUILTIN_PREFIX
+from ..table import secret_seed, seed_is_secret
 from .adapters import adapter
 from .jobs import Job, Jobs
 from .requests import StudioError, call_with_fields
@@ -62,18 +63,6 @@ def built_in_variant(found: Any, name: Any) -> Any:
 
 
 # -- the seed rule ---------------------------------------------------------------------------------
-def seed_is_secret(game: Any, variant: Any) -> bool:
-    """Whoever knows the seed of a game with chance or hidden information knows what is hidden:
-    every deal and draw to come, the agent's cards. A game of open information without chance
-    has nothing a seed could tell."""
-    return game.has_chance(variant) or game.has_hidden_information(variant)
-
-
-def secret_seed() -> int:
-    """A seed nobody can guess: 63 bits from :mod:`secrets` (within the records' 2**63 bound)."""
-    return secrets.randbits(63)
-
-
 def session_seed(adapter: Any, variant: Any, asked: Any) -> int:
     """A new game's seed: secret where :func:`seed_is_secret` (and then a request may not choose
     it), else the request's or a new one."""

@@ -206,7 +206,8 @@ def replay_cmd(record, as_json) -> None:
 @click.option("--second", default="greedy", show_default=True, help="Seat 1: as --first.")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
 @click.option("--seed", type=Whole(), help="Seed of the deals and the agents' choices (default: "
-                                       "drawn and printed, so the match can be replayed).")
+                                       "drawn; with a person seated it is secret, printed once "
+                                       "the match is over, and in the record).")
 @click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the match record (JSON, for replay) here; - for stdout.")
 def play_cmd(first, second, variant_name, seed, record) -> None:
@@ -225,20 +226,23 @@ def play_cmd(first, second, variant_name, seed, record) -> None:
     from ..game import AWIMBAWE
     from ..record import MatchRecord
     from ..view import AwimbaweTableView
-    from ....table import opening_line, play_at_table
+    from ....table import TableSeed, closing_line, opening_line, play_at_table
 
     stdin_once(**{"--variant": variant_name})
     seats = seats_from_options(first, second, AWIMBAWE)
     keep_stdin_for_people(seats, **{"--variant": variant_name})
     variant = _variant(variant_name)
     output = table_stream(record)
-    seed = _seed(seed)
+    seed = TableSeed.choose(AWIMBAWE, variant, seats, seed)
     title = opening_line("kiwara awimbawe play", [f"{variant.name} rules"], seats, seed)
     output.write(title + "\n")
     # the deals and the agents' choices from two generators: an agent's thinking never changes
     # the cards dealt
     played = play_at_table(AWIMBAWE.new_state(None, variant), seats, AwimbaweTableView(),
-                           sys.stdin, output, random.Random(seed + 1), random.Random(seed))
+                           sys.stdin, output, random.Random(seed.value + 1),
+                           random.Random(seed.value))
+    if closing := closing_line(seed):
+        output.write(closing + "\n")
     if record:
-        save_record(MatchRecord.from_state(played.state, players=[first, second], seed=seed),
-                    record)
+        save_record(MatchRecord.from_state(played.state, players=[first, second],
+                                           seed=seed.value), record)

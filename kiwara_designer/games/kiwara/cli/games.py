@@ -185,8 +185,10 @@ def _replay_json(game, state, difference: str | None) -> dict:
 @click.option("--second", default="mcts:500", show_default=True, help="Who plays second.")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
               "(classic, no_crocodile_swaps, totem_1_2, …). Default: classic.")
-@click.option("--seed", type=Whole(), help="Seed of the agents' random choices (default: drawn and "
-                                       "printed, so the game can be replayed).")
+@click.option("--seed", type=Whole(), help="Seed of the agents' random choices and a deck's draws "
+                                       "(default: drawn and printed, so the game can be replayed; "
+                                       "secret until the game ends when a person plays a deck "
+                                       "variant).")
 @click.option("--record", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the game record (JSON, for kiwara replay) here; - for stdout.")
 @click.option("--colour/--no-colour", default=None, help="Colours (default: on a terminal).")

@@ -7,10 +7,12 @@ other library layers call these and touch no file or stream themselves.
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
 import sys
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -131,12 +133,39 @@ def write_text(path: str | Path, text: str, what: str) -> None:
 
 
 def write_bytes(path: str | Path, data: bytes, what: str) -> None:
-    """Write ``data`` to the file ``path``; errors as :func:`write_text`."""
+    """Write ``data`` to the file ``path``, whole or not at all: to a temporary file beside it,
+    then renamed over it, so a failed write (a full disk, Ctrl-C) leaves the file that was there
+    untouched. A path that is not a regular file (``/dev/null``, a pipe) is written directly; a
+    symbolic link is written through. Errors as :func:`write_text`."""
+    target = Path(os.path.realpath(path))
     try:
-        Path(path).write_bytes(data)
+        if target.exists() and not target.is_file():
+            target.write_bytes(data)
+            return
+        _write_then_rename(target, data)
     except OSError as exc:
         raise KiwaraError(f"{source_label(path)}: cannot write {what}: "
                           f"{exc.strerror or exc}") from None
+
+
+def _write_then_rename(target: Path, data: bytes) -> None:
+    """``data`` into a new temporary file in ``target``'s folder (a rename within one file system
+    is atomic), then renamed to ``target``. The temporary file is created as ``target`` would be
+    (mode 0o666 less the umask), and keeps the mode of a file it replaces."""
+    temporary = target.with_name(f".{target.name[:200]}.{secrets.token_hex(4)}.part")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        with suppress(FileNotFoundError):
+            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        os.replace(temporary, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def make_folder(path: str | Path, what: str) -> Path:

@@ -233,28 +233,34 @@ def read_source(name: str, what: str = WHAT) -> str:
 
 
 def load_layouts(name: str) -> list[LayoutEntry]:
-    """Every layout in a file, stdin or built-in; raises :class:`InputError` if nothing is readable."""
-    return list(stream_layouts(name))
+    """Every layout in a file, stdin or built-in, read whole: :class:`InputError` if nothing is
+    readable, or if the input is larger than :data:`MAX_INPUT_BYTES` (as every input read whole
+    is; :func:`stream_layouts` reads one of any size, a layout at a time)."""
+    return list(stream_layouts(name, whole=True))
 
 
-def stream_layouts(name: str) -> Iterator[LayoutEntry]:
+def stream_layouts(name: str, whole: bool = False) -> Iterator[LayoutEntry]:
     """Every layout in a file, stdin or built-in, as :func:`load_layouts`, but read a chunk at a
     time: an input larger than :data:`MAX_INPUT_BYTES` (a whole listing piped in, say) streams
-    through in bounded memory as text layouts or JSON lines. Each line is checked as it comes
-    (at most :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
+    through in bounded memory as text layouts or JSON lines (unless ``whole``: then it is
+    refused once that much is read). Each line is checked as it comes (at most
+    :data:`MAX_LINE_BYTES`, UTF-8, no NUL byte); :class:`InputError` names the line."""
     label = source_label(name)
     builtin = builtin_name(name, builtin_names(), "layout")
     if builtin is not None:
-        yield from _parse_chunks(((1, builtin_text(builtin), True),), label)
+        yield from _parse_chunks(((1, builtin_text(builtin), True),), label, whole)
         return
     with open_input(name, WHAT, _missing()) as handle:
-        yield from _parse_chunks(_chunks(handle, label), label)
+        yield from _parse_chunks(_chunks(handle, label), label, whole)
 
 
-def _parse_chunks(chunks, label: str) -> Iterator[LayoutEntry]:
+def _parse_chunks(chunks, label: str, whole_only: bool = False) -> Iterator[LayoutEntry]:
     found, opening = 0, ""                # the input's first character that is not blank
     for first_line, text, whole in chunks:
         opening = opening or text.lstrip()[:1]
+        if whole_only and not whole:
+            raise InputError(label, f"larger than {MAX_INPUT_BYTES:,} bytes, more than is read "
+                                    f"whole (kiwara validate checks a listing of any size)")
         if whole:                     # all of it fits in one chunk: any format, as always
             entries = parse_layouts(text, label)
         elif opening == "[":
@@ -289,7 +295,10 @@ def _chunks(handle, label: str) -> Iterator[tuple[int, str, bool]]:
         raise error
 
     while True:
-        line = handle.readline(MAX_LINE_BYTES + 1)
+        try:
+            line = handle.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:              # /proc/self/mem, a failing disk
+            raise InputError(label, exc.strerror or str(exc), line_no + 1) from None
         line_no += 1
         if line_no == 1:
             line = line.removeprefix(codecs.BOM_UTF8)     # as Windows editors write

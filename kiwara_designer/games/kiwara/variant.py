@@ -97,7 +97,8 @@ class KiwaraVariant(Variant):
     swapped_gazelle_face_down_next_to_lion: bool = param(
         True, "a gazelle a crocodile swaps next to a lion goes face down")
     # Scoring.
-    okapi_points: int = param(5, "points of the Okapi (first full territory)")
+    okapi_points: int = param(5, "points of the Okapi (first full territory)", low=-1000,
+                              high=1000)
     territory_tie: str = param("nobody", "who scores a territory whose majority ties",
                                choices=("nobody", "both"))
     first_placer: str = param("second", "who places first after the opening totem move",

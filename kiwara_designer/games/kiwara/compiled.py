@@ -42,7 +42,7 @@ def engine_note() -> str:
     """One line saying which engine runs, and why."""
     if _engine is None:
         return ("kiwara: the compiled rules core is not built (no C compiler at install time?); "
-                "the pure-Python engine runs, about 10 to 50 times slower")
+                "the pure-Python engine runs, about 10 to 75 times slower")
     if engine_name() == "python":
         return f"kiwara: {ENGINE_VARIABLE}=python: the pure-Python engine runs"
     return "kiwara: the compiled rules core runs Okapi games; deck games run in Python"

@@ -3,9 +3,11 @@ k (must stay under δ = 5 %), and how many games it needs against a uniform swee
 layout equally until the same rule separates the same top k.
 
 Run: .venv/bin/python benchmarks/racing_simulation.py [--arms 500] [--k 10] [--runs 20]
-     [--interval betting|stitched]
-The true rates are drawn once (--seed) from a normal around 0.46 (sd --spread), like the greedy
-self-play rates of sampled layouts; each run plays fresh coin flips (run r: seed r). A run is an
+     [--interval betting|stitched] [--centers 0.46] [--spread 0.06] [--paired]
+The true rates are drawn once (--seed) from a normal around each of --centers (sd --spread):
+0.46 is like the greedy self-play rates of sampled layouts; small pools away from ½ are
+``--arms 10 --k 1 --spread 0.01 --centers 0.473,0.511,0.531 --paired`` (greedy, mcts:200 and
+expert self-play). Each run plays fresh coin flips (run r: seed r). A run is an
 error if a named arm's true balance is below the k-th best true balance minus the tolerance.
 The uniform sweep is simulated for --uniform-runs runs only (it is the slow part).
 """
@@ -41,35 +43,47 @@ def main() -> None:
     parser.add_argument("--tolerance", type=float, default=0.05,
                         help="on the balance scale (0.05 = 0.025 on the win rate)")
     parser.add_argument("--spread", type=float, default=0.06)
+    parser.add_argument("--centers", default="0.46",
+                        help="first-player rates the pools are centred on, comma-separated")
+    parser.add_argument("--paired", action="store_true",
+                        help="race seat-swapped pairs, as the lab does")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strategy", default="lucb")
     parser.add_argument("--interval", default="betting", help="betting or stitched")
     args = parser.parse_args()
 
+    for center in (float(c) for c in args.centers.split(",")):
+        simulate(args, center)
+
+
+def simulate(args, center: float) -> None:
     draw = random.Random(args.seed)
-    rates = [min(0.95, max(0.05, draw.gauss(0.46, args.spread))) for _ in range(args.arms)]
+    rates = [min(0.95, max(0.05, draw.gauss(center, args.spread))) for _ in range(args.arms)]
     balance = sorted((BALANCE.value(r) for r in rates), reverse=True)
     kth = balance[args.k - 1]
     settings = RaceSettings(k=args.k, delta=args.delta, tolerance=args.tolerance,
-                            objective=BALANCE, strategy=args.strategy, interval=args.interval)
-    print(f"{args.arms} arms, true rates ~ N(0.46, {args.spread}); top {args.k} by balance, "
-          f"{args.interval} interval, "
+                            objective=BALANCE, strategy=args.strategy, interval=args.interval,
+                            paired=args.paired)
+    print(f"{args.arms} arms, true rates ~ N({center}, {args.spread}); top {args.k} by balance, "
+          f"{args.interval} interval{', pairs' if args.paired else ''}, "
           f"delta {args.delta}, tolerance {args.tolerance}; k-th best true balance {kth:.4f}, "
           f"arms within the tolerance of it: "
           f"{sum(b >= kth - args.tolerance for b in balance)}")
 
-    errors, games, seconds, unseparated = 0, [], [], 0
+    errors, games, seconds, unseparated, most = 0, [], [], 0, []
     for run in range(args.runs):
         started = time.perf_counter()
         result = run_race(range(args.arms), coin_flips(rates, run), settings)
         seconds.append(time.perf_counter() - started)
         games.append(result.games)
+        most.append(max(a.games for a in result.arms))
         unseparated += not result.separated
         wrong = [a for a in result.top if BALANCE.value(rates[a]) < kth - args.tolerance]
         errors += bool(wrong)
     print(f"racing: {args.runs} runs, {errors} wrong ({errors / args.runs:.1%}), "
           f"{unseparated} not separated; games median {statistics.median(games):,.0f} "
-          f"(min {min(games):,}, max {max(games):,}); {statistics.median(seconds):.1f} s a run")
+          f"(min {min(games):,}, max {max(games):,}; one arm at most {max(most):,}); "
+          f"{statistics.median(seconds):.1f} s a run")
 
     uniform = []
     for run in range(args.uniform_runs):

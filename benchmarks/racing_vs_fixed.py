@@ -2,10 +2,15 @@
 rates spread like the measured ones: games needed to name the top k by balance at 95 %.
 
 Run: .venv/bin/python benchmarks/racing_vs_fixed.py [--arms 200] [--k 10] [--seeds 5]
-     [--spreads 0.008,0.015,0.03] [--tolerances 0.05,0.1] [--rho 0.0] [--rates FILE]
+     [--spreads 0.008,0.015,0.03] [--tolerances 0.05,0.1] [--centers 0.5,0.473,0.511,0.531]
+     [--rho 0.0] [--rates FILE]
 
-The true rates are drawn once (--rate-seed) from N(--center, sd) for each sd of --spreads (or
-read from --rates, one a line: a measured spread). Games come in seat-swapped pairs whose two
+The true rates are drawn once (--rate-seed) from N(center, sd) for each center of --centers and
+each sd of --spreads (or read from --rates, one a line: a measured spread, such as
+benchmarks/racing_point12_rates.txt, the ten layouts of issue 32's point 12 under greedy play).
+The centers are where self-play puts the first player: ½, and greedy (0.473), mcts:200 (0.511)
+and expert (0.531) play; away from ½ the balance intervals no longer reach 1, and every arm
+near the best must be measured against it. Games come in seat-swapped pairs whose two
 values are correlated (--rho: the second game repeats the first with that probability, else is
 drawn afresh), like the lab's games 2j and 2j + 1. For each seed (fresh coin flips) it reports
 the games used by
@@ -107,7 +112,8 @@ def main() -> None:
     parser.add_argument("--spreads", default="0.008,0.015,0.03")
     parser.add_argument("--tolerances", default="0.05,0.1",
                         help="on the balance scale (0.1 = ±0.05 on the rate)")
-    parser.add_argument("--center", type=float, default=0.5)
+    parser.add_argument("--centers", default="0.5,0.473,0.511,0.531",
+                        help="first-player rates the pools are centred on, comma-separated")
     parser.add_argument("--rho", type=float, default=0.0)
     parser.add_argument("--rate-seed", type=int, default=1)
     parser.add_argument("--rates", help="a file of true rates, one a line (a measured spread)")
@@ -120,11 +126,12 @@ def main() -> None:
             rates = [float(line) for line in f if line.strip()]
         spreads.append((f"{args.rates} (sd {statistics.pstdev(rates):.3f})", rates))
     else:
-        for sd in (float(s) for s in args.spreads.split(",")):
-            draw = random.Random(args.rate_seed)
-            spreads.append((f"N({args.center}, {sd})",
-                            [min(0.99, max(0.01, draw.gauss(args.center, sd)))
-                             for _ in range(args.arms)]))
+        for center in (float(c) for c in args.centers.split(",")):
+            for sd in (float(s) for s in args.spreads.split(",")):
+                draw = random.Random(args.rate_seed)
+                spreads.append((f"N({center}, {sd})",
+                                [min(0.99, max(0.01, draw.gauss(center, sd)))
+                                 for _ in range(args.arms)]))
     print(f"{args.arms if not args.rates else len(spreads[0][1])} layouts, top {args.k} by "
           f"balance, delta {args.delta}, pair correlation {args.rho}, {args.seeds} seeds; "
           f"{load()}")

@@ -66,3 +66,26 @@ def test_every_page_is_in_the_nav():
     pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")
              if "snippets" not in p.parts}
     assert {p for p in pages if p not in nav} == set()
+
+
+def _docs_figures():
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "tools" / "docs_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("docs_figures", module)      # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pages_show_their_long_figures_as_taken():
+    # a page shows a figure's text itself (an --8<-- include reads as one bare line on the
+    # repository); tools/docs_figures.py copies it from docs/snippets, and here the copies agree
+    figures = _docs_figures()
+    shown = set()
+    for page in figures.pages():
+        for block in figures.figure_blocks(page.read_text("utf-8")):
+            snippet = figures.SNIPPETS / f"{block['name']}.txt"
+            assert snippet.is_file(), f"{page.name}: no snippet {snippet.name}"
+            assert block["text"] == snippet.read_text("utf-8"), \
+                f"{page.name}: figure {block['name']} is stale: run tools/docs_figures.py --pages"
+            shown.add(block["name"])
+    assert {"skill-study", "kiwara-ladder", "sweep"} <= shown

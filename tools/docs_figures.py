@@ -1,9 +1,15 @@
-"""Runs the guide's long examples and writes their outputs to docs/snippets/NAME.txt, which the
-pages include (MkDocs' snippets extension): figures that take minutes are never typed by hand,
-and each says when, how long and at what machine load it was taken.
+"""Runs the guide's long examples and writes their outputs to docs/snippets/NAME.txt, and into
+the pages: figures that take minutes are never typed by hand, and each says when, how long and
+at what machine load it was taken.
+
+A page shows a figure as a text block after the line ``<!-- figure NAME ... -->``; this script
+rewrites that block's text from docs/snippets/NAME.txt, so the page reads the same on the
+repository as on the built site (an ``--8<--`` include of MkDocs' snippets extension shows only
+its own line on the repository), and tests/test_docs_site.py checks the copies are current.
 
     python tools/docs_figures.py                 # every figure (some twenty minutes on 2 cores)
     python tools/docs_figures.py race mirror     # only these
+    python tools/docs_figures.py --pages         # only copy the snippets into the pages
     python tools/docs_figures.py --list
 
 Each figure runs in a fresh temporary folder, as the tested examples do (tests/doc_examples.py):
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,6 +33,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from doc_examples import MARKER, environment  # noqa: E402
 
 SNIPPETS = ROOT / "docs" / "snippets"
+# a figure's place in a page: the marker line, then a text block whose text is the snippet
+FIGURE_BLOCK = re.compile(r"^(<!-- figure (?P<name>[\w-]+)\b[^\n]*-->\n```text\n)"
+                          r"(?P<text>.*?)(?=^```$)", re.MULTILINE | re.DOTALL)
 CLASSIC_MIRROR = "CCCCBA\nFFCBBA\nFCCBAA\nEBBBAD\nEEEEDD\n"
 
 
@@ -97,9 +107,35 @@ def take(figure: Figure) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pages() -> list[Path]:
+    return sorted(p for p in (ROOT / "docs").rglob("*.md") if SNIPPETS not in p.parents)
+
+
+def figure_blocks(text: str) -> list[re.Match[str]]:
+    """The figures shown in a page's text, in order."""
+    return list(FIGURE_BLOCK.finditer(text))
+
+
+def copy_into_pages() -> list[Path]:
+    """Rewrites every figure block of the pages from its snippet; returns the pages changed."""
+    changed = []
+    for page in pages():
+        text = page.read_text("utf-8")
+        new = FIGURE_BLOCK.sub(lambda m: m[1] + (SNIPPETS / f"{m['name']}.txt").read_text("utf-8"),
+                               text)
+        if new != text:
+            page.write_text(new, "utf-8")
+            changed.append(page)
+    return changed
+
+
 def main(names: list[str]) -> None:
     if names == ["--list"]:
         print("\n".join(f.name for f in FIGURES))
+        return
+    if names == ["--pages"]:
+        for page in copy_into_pages():
+            print(f"updated {page.relative_to(ROOT)}")
         return
     unknown = set(names) - {f.name for f in FIGURES}
     if unknown:
@@ -110,6 +146,8 @@ def main(names: list[str]) -> None:
             text = take(figure)
             (SNIPPETS / f"{figure.name}.txt").write_text(text, "utf-8")
             print(text.splitlines()[0])
+            for page in copy_into_pages():
+                print(f"updated {page.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

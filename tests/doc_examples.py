@@ -122,7 +122,7 @@ def _shim(folder: Path) -> Path:
     bin_dir = folder / ".bin"
     bin_dir.mkdir(exist_ok=True)
     kiwara = bin_dir / "kiwara"
-    kiwara.write_text(f"#!{sys.executable}\nimport sys\nfrom kiwara_designer.cli import main\n"
+    kiwara.write_text(f"#!{sys.executable}\nimport sys\nfrom kiwara_designer.launch import main\n"
                       "sys.exit(main())\n")             # what pip writes for the entry point
     kiwara.chmod(0o755)
     python = bin_dir / "python3"                # examples that read a file with Python: this one

@@ -7,7 +7,7 @@ import sys
 import click
 
 from kiwara_designer.commands.play import seats_from_options
-from kiwara_designer.table import opening_line, play_at_table
+from kiwara_designer.table import TableSeed, opening_line, play_at_table
 
 from ..game import TAKEAWAY
 from ..view import TakeAwayView
@@ -26,7 +26,8 @@ def group() -> None:
 def play(first, second, stones, seed) -> None:
     """Play take-away against an agent, or watch two."""
     seats = seats_from_options(first, second, TAKEAWAY)
+    seed = TableSeed.choose(TAKEAWAY, None, seats, seed)      # secret only for hidden games
     sys.stdout.write(opening_line("kiwara takeaway play", [f"{stones} stones"], seats, seed)
                      + "\n")
     play_at_table(TAKEAWAY.new_state(stones), seats, TakeAwayView(), sys.stdin, sys.stdout,
-                  random.Random(seed))
+                  random.Random(seed.value))

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from kiwara_designer.cli import main
 from kiwara_designer.lab import Pairing, PlaySettings, Store, StoreError, play_games
-from kiwara_designer.lab.race_lab import race_setups, stored_races
+from kiwara_designer.lab.race_lab import race_setups
 from kiwara_designer.lab.racing import RaceSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -53,7 +53,7 @@ def test_race_stores_every_game_once_and_a_rerun_replays_it(tmp_path):
         again = toy_race(store, LAYOUTS, workers=2)
         assert again.games_played == 0
         assert again.result == first.result
-        assert len(stored_races(store)) == 1         # the rerun replaced its record
+        assert len(store.races()) == 1         # the rerun replaced its record
         assert len(store.ranked()) == len(LAYOUTS)   # rank and report see the raced layouts
 
 

@@ -12,7 +12,6 @@ its own transaction). The race's outcome is written to the ``races`` table for t
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -197,10 +196,3 @@ def race_settings_json(settings: RaceSettings, metric: str) -> dict:
             "budget": settings.budget, "strategy": settings.strategy,
             "paired": settings.paired,
             "interval": settings.interval}
-
-
-def stored_races(store: Store) -> list[dict]:
-    """Every race saved in ``store``, newest first (for the report)."""
-    return [{**json.loads(settings), **json.loads(result), "finished_at": finished}
-            for settings, result, finished in store.db.execute(
-                "SELECT settings, result, finished_at FROM races ORDER BY finished_at DESC")]

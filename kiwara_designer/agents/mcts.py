@@ -16,6 +16,7 @@ makes the number of iterations (and so the move) depend on the machine's speed.
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import re
 import time
@@ -89,15 +90,39 @@ class SearchResult:
 
 
 
+def check_search_numbers(who: str, iterations: Any = None, seconds: Any = None,
+                         exploration: Any = 1.0) -> None:
+    """The numbers of a search, checked once for both engines (a NaN exploration left the
+    compiled search without a child to select, the Python one with None): a whole number of
+    iterations from 1, a time budget in seconds above 0 and finite, an exploration constant
+    finite and from 0. ValueError otherwise, naming the setting."""
+    if iterations is not None and (isinstance(iterations, bool) or
+                                   not isinstance(iterations, numbers.Integral) or iterations < 1):
+        raise ValueError(f"{who}: iterations must be a whole number from 1, got {iterations!r}")
+    if seconds is not None and not (_is_number(seconds) and math.isfinite(seconds)
+                                    and seconds > 0):
+        raise ValueError(f"{who}: seconds must be a finite number above 0, got {seconds!r}")
+    if not (_is_number(exploration) and math.isfinite(exploration) and exploration >= 0):
+        raise ValueError(f"{who}: exploration must be a finite number from 0, got "
+                         f"{exploration!r}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def check_search_settings(agent: Any) -> None:
     """One check for every search agent (mcts, ismcts): a time budget replaces the iteration
-    budget, one of them is needed, and the playout policy must be known."""
+    budget, one of them is needed, the playout policy must be known, and the numbers must be
+    ones a search can use (:func:`check_search_numbers`)."""
     if agent.seconds is not None:
         object.__setattr__(agent, "iterations", None)
     if agent.iterations is None and agent.seconds is None:
         raise ValueError(f"{type(agent).__name__} needs an iteration or a time budget")
     if agent.playout not in PLAYOUTS:
         raise ValueError(f"unknown playout {agent.playout!r}")
+    check_search_numbers(type(agent).__name__, agent.iterations, agent.seconds,
+                         agent.exploration)
 
 
 def search_within_budget(agent: Any, started: float, iterate: Callable[[], None]) -> int:

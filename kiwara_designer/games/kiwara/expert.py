@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...agents.base import AgentSpecError, legal_moves_to_choose, register_agent
-from ...agents.mcts import MAX_ITERATIONS, MctsAgent, hidden_information_refusal
+from ...agents.mcts import (MAX_ITERATIONS, MctsAgent, check_search_numbers,
+                            hidden_information_refusal)
 from ...agents.solver import solve
 from ...core.errors import KiwaraError
 from ...core.numbers import parse_whole, shorten
@@ -45,6 +46,14 @@ class ExpertAgent:
     exploration: float = EXPERT_EXPLORATION
     solve_cells: int = SOLVE_CELLS
     solve_nodes: int = SOLVE_NODES
+
+    def __post_init__(self) -> None:
+        check_search_numbers(type(self).__name__, self.iterations, None, self.exploration)
+        for setting in ("solve_cells", "solve_nodes"):
+            value = getattr(self, setting)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{type(self).__name__}: {setting} must be a whole number "
+                                 f"from 0, got {value!r}")
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         moves = legal_moves_to_choose(state)

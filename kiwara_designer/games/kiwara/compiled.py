@@ -16,11 +16,12 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from ...core.game import PlayedGame
 from .moves import PASS, Move
-from .state import _new_state
+from .state import _new_state, move_limit_error
 from .variant import KINDS
 
 try:
@@ -137,7 +138,10 @@ class _Stream:
 
 
 class CompiledKiwara:
-    """A :class:`KiwaraState`'s twin in the core (:class:`~kiwara_designer.core.game.CompiledState`)."""
+    """A :class:`KiwaraState`'s twin in the core (:class:`~kiwara_designer.core.game.CompiledState`).
+
+    Past the bound on chain swaps (``MAX_SWAP_MOVES``) every call raises the Python engine's
+    :class:`~.state.MoveLimitError`, naming the variant, as the Python engine does."""
 
     PLAYOUTS = ("random", "greedy", "egreedy")
     AGENTS = ("random", "greedy", "mcts", "expert")      # the core_spec kinds play_game knows
@@ -145,11 +149,20 @@ class CompiledKiwara:
     def __init__(self, state: Any, rules: Any) -> None:
         self.state, self.rules = state, rules
 
+    @contextmanager
+    def _limits(self) -> Iterator[None]:
+        try:
+            yield
+        except _engine.MoveLimitError:
+            raise move_limit_error(self.state._t) from None
+
     def perft(self, depth: int) -> int:
-        return self.rules.perft(position_tuple(self.state), depth)
+        with self._limits():
+            return self.rules.perft(position_tuple(self.state), depth)
 
     def perft_divide(self, depth: int) -> list[int]:
-        return self.rules.divide(position_tuple(self.state), depth)
+        with self._limits():
+            return self.rules.divide(position_tuple(self.state), depth)
 
     def search(self, iterations: int | None, deadline: float | None, playout: str,
                exploration: float, rng: random.Random
@@ -157,17 +170,20 @@ class CompiledKiwara:
         if playout not in self.PLAYOUTS:
             return None
         stream = _Stream(rng)
-        done, children, words = self.rules.mcts(position_tuple(self.state), iterations or 0,
-                                                deadline, playout, exploration, stream.words)
+        with self._limits():
+            done, children, words = self.rules.mcts(position_tuple(self.state), iterations or 0,
+                                                    deadline, playout, exploration, stream.words)
         stream.put(words)
         return done, children
 
     def solve(self, budget: int) -> tuple[int, int] | None:
-        return self.rules.solve(position_tuple(self.state), budget)
+        with self._limits():
+            return self.rules.solve(position_tuple(self.state), budget)
 
     def greedy(self, rng: random.Random) -> int | None:
         stream = _Stream(rng)
-        index, words = self.rules.greedy(position_tuple(self.state), stream.words)
+        with self._limits():
+            index, words = self.rules.greedy(position_tuple(self.state), stream.words)
         stream.put(words)
         return index
 
@@ -180,8 +196,9 @@ class CompiledKiwara:
                     spec[0] == "mcts" and spec[2] not in self.PLAYOUTS):
                 return None
             specs.append(spec)
-        trace = self.rules.play_game(position_tuple(self.state), tuple(specs),
-                                     tuple(seed_key(seed) for seed in seeds), keep_moves)
+        with self._limits():
+            trace = self.rules.play_game(position_tuple(self.state), tuple(specs),
+                                         tuple(seed_key(seed) for seed in seeds), keep_moves)
         t = self.state._t
         return PlayedGame(tuple(move_from_core(t, m) for m in trace["moves"]),
                           tuple(trace["legal"]), tuple(trace["leads"]),

@@ -19,7 +19,7 @@ from .geometry import Grid
 from .layout import Layout
 from .moves import PASS, IllegalMoveError, Move
 from .scoring import Scoring, score_board
-from .variant import KIND_NAMES, KINDS, KiwaraVariant
+from .variant import KIND_NAMES, KINDS, KiwaraVariant, VariantError
 
 ZEBRA, GAZELLE, ELEPHANT, LION, CROCODILE = range(5)
 KIND_INDEX = {letter: i for i, letter in enumerate(KINDS)}
@@ -29,6 +29,33 @@ GAZELLE_CODE, ZEBRA_CODE, LION_CODE = GAZELLE + 1, ZEBRA + 1, LION + 1
 
 class PositionError(KiwaraError):
     """A hand-built position that cannot arise or cannot be played from."""
+
+
+# The most crocodile swap moves a position may have; the compiled core has the same bound
+# (_core/core.h). Chain swaps (crocodile_swaps = "chain") are the one part of move generation
+# without a bound of their own: a 6 x 5 checkerboard with 27 gazelles has a position with
+# 916,483 legal moves, and bigger custom boards could take any time and memory. Every built-in
+# layout and variant stays far below: with the classic tokens (12 gazelles at most on the board)
+# the worst position found on the 6 x 5 board, by a search over gazelle placements that ignores
+# the rivers (an upper bound for every layout), has 3,378 swap moves (12 x 10: 2,373); the
+# tests' setups stay under 1,000. 100,000 moves take about 5 ms in the core, 0.3 s here.
+MAX_SWAP_MOVES = 100_000
+
+
+class MoveLimitError(VariantError):
+    """A position with more than :data:`MAX_SWAP_MOVES` crocodile swap moves: the variant's
+    chain swaps on this board are more than the engines enumerate."""
+
+
+def move_limit_error(t: "_Tables") -> MoveLimitError:
+    """The error both engines raise past :data:`MAX_SWAP_MOVES` (one line: the variant, the
+    board and what to change)."""
+    grid = t.grid
+    return MoveLimitError(
+        f"variant {t.variant.name!r} on this {grid.width} × {grid.height} board: a position has "
+        f"more than {MAX_SWAP_MOVES:,} crocodile swap moves (chains of swaps through many "
+        f"gazelles), more than the engines enumerate; set crocodile_swaps = 1 (or 0) or give "
+        f"fewer gazelle_tokens", key="crocodile_swaps")
 
 
 class Token(NamedTuple):
@@ -179,22 +206,26 @@ class _Tables:
                     return (q,)
         return result
 
-    def swap_paths(self, board, start: int) -> list[tuple[int, ...]]:
-        """Every crocodile swap path from ``start`` (prefixes included), depth first."""
+    def swap_paths(self, board, start: int, most: int | None = None) -> list[tuple[int, ...]]:
+        """Every crocodile swap path from ``start`` (prefixes included), depth first; past
+        ``most`` paths the walk stops (the list then holds ``most + 1``)."""
         limit = self.max_swaps
         if limit == 0:
             return []
         reach = self.swap_reach
         paths: list[tuple[int, ...]] = []
 
-        def extend(cell: int, path: tuple[int, ...]) -> None:
+        def extend(cell: int, path: tuple[int, ...]) -> bool:
             for n in reach[cell]:
                 # A swapped gazelle sits on an earlier cell of the path: never swap with it again.
                 if board[n] & KIND_MASK == GAZELLE_CODE and n != start and n not in path:
                     longer = path + (n,)
                     paths.append(longer)
-                    if limit is None or len(longer) < limit:
-                        extend(n, longer)
+                    if most is not None and len(paths) > most:
+                        return False
+                    if (limit is None or len(longer) < limit) and not extend(n, longer):
+                        return False
+            return True
 
         extend(start, ())
         return paths
@@ -515,6 +546,7 @@ class KiwaraState:
         may_swap = CROCODILE in kinds and t.max_swaps != 0
         chunks = t.chunks
         moves: list[Move] = []
+        swap_moves = 0          # bounded by MAX_SWAP_MOVES, as in the compiled core
         # Room left on each step target's line once the totem's own line loses a cell; each
         # cell then also takes one from its crossing line.
         facing = t.pos_line[totem]
@@ -559,8 +591,13 @@ class KiwaraState:
                 if chunk is None:
                     chunk = chunks[key] = [t.place[k][c][d] for k in kinds for d in plain]
                 moves.extend(chunk)
-            if may_swap and any(board[n] & KIND_MASK == GAZELLE_CODE for n in t.swap_reach[c]):
-                for path in t.swap_paths(board, c):
+            if may_swap and plain and any(board[n] & KIND_MASK == GAZELLE_CODE
+                                          for n in t.swap_reach[c]):
+                paths = t.swap_paths(board, c, (MAX_SWAP_MOVES - swap_moves) // len(plain))
+                swap_moves += len(paths) * len(plain)
+                if swap_moves > MAX_SWAP_MOVES:
+                    raise move_limit_error(t)
+                for path in paths:
                     moves.extend([Move("C", c, path, None if d == P else d, t.width)
                                   for d in plain])
         cards = self._cards

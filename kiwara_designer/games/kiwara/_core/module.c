@@ -2,7 +2,10 @@
  * and variant, built from compiled_tables.rules_tables(state._t)). */
 #include "pycore.h"
 
+#include <float.h>
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +19,72 @@
  * refused (ValueError) and stays with the Python engine. */
 #define MAX_POINTS 100000
 #define MAX_OKAPI 100000000
+/* perft's depth: far beyond any game's length on the largest board, small enough that the
+ * per-depth scratch (a move list and a position each) stays a few megabytes */
+#define MAX_PERFT_DEPTH 10000
+
+PyObject *MoveLimitError = NULL;
+
+void core_error(int rc) {
+    if (rc == CORE_TOO_MANY_MOVES)
+        PyErr_Format(MoveLimitError, "a position has more than %d crocodile swap moves "
+                     "(MAX_SWAP_MOVES)", MAX_SWAP_MOVES);
+    else if (rc == CORE_INTERRUPTED) {
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } else if (!PyErr_Occurred())
+        PyErr_NoMemory();
+}
+
+/* -- reading arguments ----------------------------------------------------------------------- */
+int arg_int(PyObject *obj, long long lo, long long hi, const char *what, long long *out) {
+    PyObject *index = PyNumber_Index(obj);
+    if (!index) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.100s", what,
+                         Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: out of range %lld..%lld", what, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int arg_double(PyObject *obj, double lo, double hi, const char *what, double *out) {
+    if (!PyFloat_Check(obj) && !PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a number, got %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        v = HUGE_VAL;      /* an int too large for a float: out of range below */
+    }
+    if (!isfinite(v) || v < lo || v > hi) {
+        char range[64] = "";     /* PyErr_Format has no %g */
+        if (lo > -DBL_MAX && hi < DBL_MAX)
+            snprintf(range, sizeof range, " in %g..%g", lo, hi);
+        else if (lo > -DBL_MAX)
+            snprintf(range, sizeof range, " from %g", lo);
+        else if (hi < DBL_MAX)
+            snprintf(range, sizeof range, " up to %g", hi);
+        PyErr_Format(PyExc_ValueError, "%s must be a finite number%s, got %R", what, range, obj);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
 
 /* -- reading the tables ---------------------------------------------------------------------- */
 static PyObject *table_item(PyObject *tables, const char *key) {
@@ -90,10 +159,12 @@ static int intlists_alloc(IntLists *l, int n, Py_ssize_t items) {
     return 0;
 }
 
-/* n lists of ints in lo..hi (lens: the required length of each list, or NULL). With pairs,
- * each item is a pair (a in lo..hi, b in lo2..hi2) that goes to l and l2. */
-static int read_lists(PyObject *tables, const char *key, int n, const int *lens, long long lo,
-                      long long hi, IntLists *l, IntLists *l2, long long lo2, long long hi2) {
+/* n lists of ints in lo..hi (lens: the required length of each list, or NULL; else at most
+ * maxlen items each). With pairs, each item is a pair (a in lo..hi, b in lo2..hi2) that goes
+ * to l and l2. */
+static int read_lists(PyObject *tables, const char *key, int n, const int *lens, int maxlen,
+                      long long lo, long long hi, IntLists *l, IntLists *l2, long long lo2,
+                      long long hi2) {
     PyObject *obj = table_item(tables, key);
     if (!obj) return -1;
     PyObject *outer = fast_seq(obj, n, key);
@@ -111,6 +182,11 @@ static int read_lists(PyObject *tables, const char *key, int n, const int *lens,
         if (lens && len != lens[i]) {
             PyErr_Format(PyExc_ValueError, "%s[%d]: expected %d items, got %zd", key, i, lens[i],
                          len);
+            goto done;
+        }
+        if (!lens && len > maxlen) {
+            PyErr_Format(PyExc_ValueError, "%s[%d]: %zd items, more than the %d allowed", key, i,
+                         len, maxlen);
             goto done;
         }
         total += len;
@@ -153,7 +229,8 @@ static int read_lists(PyObject *tables, const char *key, int n, const int *lens,
             }
         }
         /* the list may have changed size since it was measured */
-        if (len != l->len[i] || at + len > total) {
+        if (len != l->len[i] || at + len > total || (!lens && len > maxlen) ||
+            (lens && len != lens[i])) {
             Py_DECREF(row);
             PyErr_Format(PyExc_ValueError, "%s changed while being read", key);
             goto done;
@@ -225,15 +302,18 @@ static int rules_build(Rules *r, PyObject *tables) {
     }
     r->nlines = r->width + r->height;
     int P = r->positions, L = r->nlines, S = r->size;
-    if (read_lists(tables, "lines", P, NULL, 0, S - 1, &r->lines, NULL, 0, 0) ||
-        read_lists(tables, "crossing", P, r->lines.len, 0, L - 1, &r->crossing, NULL, 0, 0) ||
+    /* A line has at most max(width, height) cells, a position at most P destinations (each
+     * once: generate's buffers hold P), a cell 8 neighbours (4 on a grid). */
+    int longest = r->width > r->height ? r->width : r->height;
+    if (read_lists(tables, "lines", P, NULL, longest, 0, S - 1, &r->lines, NULL, 0, 0) ||
+        read_lists(tables, "crossing", P, r->lines.len, 0, 0, L - 1, &r->crossing, NULL, 0, 0) ||
         read_array(tables, "pos_line", P, 0, L - 1, &r->pos_line) ||
-        read_lists(tables, "step_targets", P, NULL, 0, P - 1, &r->step_q, &r->step_line, 0,
+        read_lists(tables, "step_targets", P, NULL, P, 0, P - 1, &r->step_q, &r->step_line, 0,
                    L - 1) ||
-        read_lists(tables, "jump_targets", P, NULL, 0, P - 1, &r->jump_q, &r->jump_line, 0,
+        read_lists(tables, "jump_targets", P, NULL, P, 0, P - 1, &r->jump_q, &r->jump_line, 0,
                    L - 1) ||
-        read_lists(tables, "lion_reach", S, NULL, 0, S - 1, &r->lion_reach, NULL, 0, 0) ||
-        read_lists(tables, "swap_reach", S, NULL, 0, S - 1, &r->swap_reach, NULL, 0, 0))
+        read_lists(tables, "lion_reach", S, NULL, 8, 0, S - 1, &r->lion_reach, NULL, 0, 0) ||
+        read_lists(tables, "swap_reach", S, NULL, 8, 0, S - 1, &r->swap_reach, NULL, 0, 0))
         return -1;
     /* cell_lines: per cell (column line, row line) */
     {
@@ -246,7 +326,7 @@ static int rules_build(Rules *r, PyObject *tables) {
         }
         for (int i = 0; i < S; i++) lens[i] = 2;
         IntLists pairs = {0};
-        int bad = read_lists(tables, "cell_lines", S, lens, 0, L - 1, &pairs, NULL, 0, 0);
+        int bad = read_lists(tables, "cell_lines", S, lens, 0, 0, L - 1, &pairs, NULL, 0, 0);
         free(lens);
         if (bad) {
             intlists_free(&pairs);
@@ -275,8 +355,8 @@ static int rules_build(Rules *r, PyObject *tables) {
             return -1;
         }
         r->nterritories = (int)n;
-        if (read_lists(tables, "territory_cells", (int)n, NULL, 0, S - 1, &r->territory_cells,
-                       NULL, 0, 0))
+        if (read_lists(tables, "territory_cells", (int)n, NULL, S, 0, S - 1,
+                       &r->territory_cells, NULL, 0, 0))
             return -1;
         if (n == 0) {
             PyErr_SetString(PyExc_ValueError, "territory_cells: no territory");
@@ -355,6 +435,36 @@ int position_from_py(const Rules *r, PyObject *tuple, Position *pos) {
         read_field(f[6], -1, 1, "position okapi", &pos->okapi) ||
         read_field(f[7], 0, 1000000000, "position ply", &pos->ply))
         goto done;
+    /* What the engines keep true in every position they make. Broken, a game need not end
+     * (both players passing for ever, the endgame search going down without end). */
+    {
+        int16_t counted[MAX_WIDTH + MAX_HEIGHT] = {0};
+        int empty = 0;
+        for (int c = 0; c < r->size; c++)
+            if (!b[c]) {
+                empty++;
+                counted[r->cell_col[c]]++;
+                counted[r->cell_row[c]]++;
+            }
+        if (empty != pos->empty) {
+            PyErr_Format(PyExc_ValueError, "position empty: %d, but the board has %d empty cells",
+                         (int)pos->empty, empty);
+            goto done;
+        }
+        for (int i = 0; i < r->nlines; i++)
+            if (counted[i] != le[i]) {
+                PyErr_Format(PyExc_ValueError, "position line_empty[%d]: %d, but the line has %d "
+                             "empty cells", i, (int)le[i], (int)counted[i]);
+                goto done;
+            }
+        long long tokens = 0;
+        for (int i = 0; i < 2 * KINDS; i++) tokens += pos->reserve[i];
+        if (pos->to_move >= 0 && pos->totem >= 0 && (empty == 0 || tokens == 0)) {
+            PyErr_SetString(PyExc_ValueError, "position: a player is to move, but the game is "
+                            "over (no empty cell or no token left)");
+            goto done;
+        }
+    }
     result = 0;
 done:
     Py_XDECREF(board);
@@ -421,10 +531,20 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "Rules is immutable: it is initialised once");
         return -1;
     }
-    if (rules_build(&self->rules, tables)) {
-        rules_free(&self->rules);
+    /* built aside: reading the tables may run Python code (a key's __eq__), which must not
+     * find a half-built object that says it is ready */
+    Rules built;
+    memset(&built, 0, sizeof built);
+    if (rules_build(&built, tables)) {
+        rules_free(&built);
         return -1;
     }
+    if (self->rules.size > 0) {
+        rules_free(&built);
+        PyErr_SetString(PyExc_TypeError, "Rules is immutable: it is initialised once");
+        return -1;
+    }
+    self->rules = built;
     return 0;
 }
 
@@ -454,14 +574,19 @@ static Position *read_position(RulesObject *self, PyObject *obj) {
     return pos;
 }
 
+Position *rules_position(PyObject *self, PyObject *obj) {
+    return read_position((RulesObject *)self, obj);
+}
+
 static PyObject *Rules_legal_moves(RulesObject *self, PyObject *arg) {
     Position *pos = read_position(self, arg);
     if (!pos) return NULL;
     MoveList list;
     movelist_init(&list);
     PyObject *result = NULL;
-    if (generate(&self->rules, pos, &list)) {
-        PyErr_NoMemory();
+    int rc = generate(&self->rules, pos, &list);
+    if (rc != CORE_OK) {
+        core_error(rc);
         goto done;
     }
     result = PyList_New(list.n);
@@ -481,22 +606,28 @@ done:
 }
 
 static PyObject *Rules_apply(RulesObject *self, PyObject *args) {
-    PyObject *obj;
-    Py_ssize_t index;
-    if (!PyArg_ParseTuple(args, "On:apply", &obj, &index)) return NULL;
+    PyObject *obj, *index_obj;
+    if (!PyArg_ParseTuple(args, "OO:apply", &obj, &index_obj)) return NULL;
+    long long index;
+    if (arg_int(index_obj, LLONG_MIN, LLONG_MAX, "apply: move index", &index)) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+        PyErr_Clear();
+        index = -1;         /* beyond a long long: out of range, said below */
+    }
     Position *pos = read_position(self, obj);
     if (!pos) return NULL;
     Position *child = position_new(&self->rules);
     MoveList list;
     movelist_init(&list);
     PyObject *result = NULL;
-    if (!child || generate(&self->rules, pos, &list)) {
-        PyErr_NoMemory();
+    int rc = child ? generate(&self->rules, pos, &list) : CORE_NO_MEMORY;
+    if (rc != CORE_OK) {
+        core_error(rc);
         goto done;
     }
     if (index < 0 || index >= list.n) {
-        PyErr_Format(PyExc_IndexError, "move index %zd: the position has %d legal moves", index,
-                     list.n);
+        PyErr_Format(PyExc_IndexError, "move index %R: the position has %d legal moves",
+                     index_obj, list.n);
         goto done;
     }
     apply_move(&self->rules, pos, &list, (int)index, child);
@@ -508,33 +639,55 @@ done:
     return result;
 }
 
+/* perft's poll: with the GIL released (*ts), take it, run the signal handlers (Ctrl-C), give
+ * it back; stop when a handler raised (the exception stays set for the caller). */
+typedef struct {
+    PyThreadState *ts;
+} PerftGil;
+
+static int perft_stop(void *ctx) {
+    PerftGil *gil = ctx;
+    PyEval_RestoreThread(gil->ts);
+    int stop = PyErr_CheckSignals() < 0;
+    gil->ts = PyEval_SaveThread();
+    return stop;
+}
+
+static int read_depth(PyObject *args, const char *format, int lowest, PyObject **obj,
+                      int *depth) {
+    PyObject *depth_obj;
+    long long d;
+    if (!PyArg_ParseTuple(args, format, obj, &depth_obj)) return -1;
+    if (arg_int(depth_obj, lowest, MAX_PERFT_DEPTH, lowest ? "divide depth" : "perft depth",
+                &d))
+        return -1;
+    *depth = (int)d;
+    return 0;
+}
+
 static PyObject *Rules_perft(RulesObject *self, PyObject *args) {
     PyObject *obj;
     int depth;
-    if (!PyArg_ParseTuple(args, "Oi:perft", &obj, &depth)) return NULL;
-    if (depth < 0) {
-        PyErr_SetString(PyExc_ValueError, "perft depth must be >= 0");
-        return NULL;
-    }
+    if (read_depth(args, "OO:perft", 0, &obj, &depth)) return NULL;
     Position *pos = read_position(self, obj);
     if (!pos) return NULL;
-    int64_t n;
-    Py_BEGIN_ALLOW_THREADS
-    n = perft(&self->rules, pos, depth);
-    Py_END_ALLOW_THREADS
+    PerftGil gil;
+    Poll poll = {perft_stop, &gil, 0, 0.0};
+    gil.ts = PyEval_SaveThread();
+    int64_t n = perft(&self->rules, pos, depth, &poll);
+    PyEval_RestoreThread(gil.ts);
     free(pos);
-    if (n < 0) return PyErr_NoMemory();
+    if (n < 0) {
+        core_error((int)n);
+        return NULL;
+    }
     return PyLong_FromLongLong(n);
 }
 
 static PyObject *Rules_divide(RulesObject *self, PyObject *args) {
     PyObject *obj;
     int depth;
-    if (!PyArg_ParseTuple(args, "Oi:divide", &obj, &depth)) return NULL;
-    if (depth < 1) {
-        PyErr_SetString(PyExc_ValueError, "divide needs depth >= 1");
-        return NULL;
-    }
+    if (read_depth(args, "OO:divide", 1, &obj, &depth)) return NULL;
     Position *pos = read_position(self, obj);
     if (!pos) return NULL;
     const Rules *r = &self->rules;
@@ -543,9 +696,10 @@ static PyObject *Rules_divide(RulesObject *self, PyObject *args) {
     movelist_init(&list);
     int64_t *counts = NULL;
     PyObject *result = NULL;
-    int failed = 0;
-    if (!child || generate(r, pos, &list)) {
-        PyErr_NoMemory();
+    int64_t failed = 0;
+    int rc = child ? generate(r, pos, &list) : CORE_NO_MEMORY;
+    if (rc != CORE_OK) {
+        core_error(rc);
         goto done;
     }
     counts = malloc(((size_t)list.n + 1) * sizeof *counts);
@@ -553,15 +707,17 @@ static PyObject *Rules_divide(RulesObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_BEGIN_ALLOW_THREADS
+    PerftGil gil;
+    Poll poll = {perft_stop, &gil, 0, 0.0};
+    gil.ts = PyEval_SaveThread();
     for (int i = 0; i < list.n && !failed; i++) {
         apply_move(r, pos, &list, i, child);
-        counts[i] = perft(r, child, depth - 1);
-        failed = counts[i] < 0;
+        counts[i] = perft(r, child, depth - 1, &poll);
+        if (counts[i] < 0) failed = counts[i];
     }
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(gil.ts);
     if (failed) {
-        PyErr_NoMemory();
+        core_error((int)failed);
         goto done;
     }
     result = PyList_New(list.n);
@@ -583,16 +739,13 @@ done:
 }
 
 static PyObject *Rules_evaluate(RulesObject *self, PyObject *args) {
-    PyObject *obj;
-    int player;
-    if (!PyArg_ParseTuple(args, "Oi:evaluate", &obj, &player)) return NULL;
-    if (player != 0 && player != 1) {
-        PyErr_SetString(PyExc_ValueError, "evaluate: player is 0 or 1");
-        return NULL;
-    }
+    PyObject *obj, *player_obj;
+    long long player;
+    if (!PyArg_ParseTuple(args, "OO:evaluate", &obj, &player_obj)) return NULL;
+    if (arg_int(player_obj, 0, 1, "evaluate: player", &player)) return NULL;
     Position *pos = read_position(self, obj);
     if (!pos) return NULL;
-    double value = evaluate(&self->rules, pos, player);
+    double value = evaluate(&self->rules, pos, (int)player);
     free(pos);
     return PyFloat_FromDouble(value);
 }
@@ -686,6 +839,26 @@ PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&engine_module);
     if (!m) return NULL;
+    if (!MoveLimitError) {
+        MoveLimitError = PyErr_NewExceptionWithDoc(
+            "kiwara_designer.games.kiwara._engine.MoveLimitError",
+            "A position has more crocodile swap moves than MAX_SWAP_MOVES (compiled.py says "
+            "it as state.py's MoveLimitError, naming the variant).", PyExc_ValueError, NULL);
+        if (!MoveLimitError) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
+    Py_INCREF(MoveLimitError);
+    if (PyModule_AddObject(m, "MoveLimitError", MoveLimitError) < 0) {
+        Py_DECREF(MoveLimitError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_SWAP_MOVES", MAX_SWAP_MOVES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     Py_INCREF(&RulesType);
     if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
         Py_DECREF(&RulesType);

@@ -12,6 +12,23 @@ typedef struct {
     Rules rules;
 } RulesObject;
 
+/* _engine.MoveLimitError (a ValueError): a position past MAX_SWAP_MOVES swap moves. */
+extern PyObject *MoveLimitError;
+
+/* The Python exception of a CORE_* code (CORE_INTERRUPTED: the signal handler's is set). */
+void core_error(int rc);
+
+/* The position obj of the Rules object self (a new one: free()), or NULL with an exception set;
+ * refuses a Rules object that was never initialised (Rules.__new__ without __init__). */
+Position *rules_position(PyObject *self, PyObject *obj);
+
+/* An int argument (anything with __index__) in lo..hi into *out; TypeError or ValueError naming
+ * what, 0 or -1. */
+int arg_int(PyObject *obj, long long lo, long long hi, const char *what, long long *out);
+
+/* A finite float argument (a float or an int) in lo..hi; TypeError or ValueError, 0 or -1. */
+int arg_double(PyObject *obj, double lo, double hi, const char *what, double *out);
+
 /* A new position of r's size (malloc; free with free()); NULL when out of memory. */
 Position *position_new(const Rules *r);
 /* Read a position tuple (board, reserve, line_empty, empty, totem, to_move, okapi, ply) -- the

@@ -1,7 +1,9 @@
 /* The rules of an Okapi game, exactly as state.py, scoring.py, evaluation.py and game.py have
  * them: the same moves in the same order, the same positions, scores and evaluations. */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime under -std=c11 */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
 
@@ -86,6 +88,7 @@ typedef struct {
     int nplain;
     int32_t *path;
     uint8_t *in_path;
+    int *swap_moves;        /* the swap moves of the position so far (MAX_SWAP_MOVES) */
 } SwapWalk;
 
 static int extend(SwapWalk *w, int cell, int depth) {
@@ -99,7 +102,9 @@ static int extend(SwapWalk *w, int cell, int depth) {
         int length = depth + 1;
         MoveList *out = w->out;
         if (w->nplain) {
-            if (grow_swaps(out, length) || grow_moves(out, w->nplain)) return -1;
+            if (*w->swap_moves > MAX_SWAP_MOVES - w->nplain) return CORE_TOO_MANY_MOVES;
+            *w->swap_moves += w->nplain;
+            if (grow_swaps(out, length) || grow_moves(out, w->nplain)) return CORE_NO_MEMORY;
             int at = out->nswaps;
             memcpy(out->swaps + at, w->path, (size_t)length * sizeof *w->path);
             out->nswaps += length;
@@ -110,10 +115,10 @@ static int extend(SwapWalk *w, int cell, int depth) {
             w->in_path[n] = 1;
             int failed = extend(w, n, length);
             w->in_path[n] = 0;
-            if (failed) return -1;
+            if (failed) return failed;
         }
     }
-    return 0;
+    return CORE_OK;
 }
 
 int generate(const Rules *r, const Position *pos, MoveList *out) {
@@ -152,14 +157,14 @@ int generate(const Rules *r, const Position *pos, MoveList *out) {
     int *heap = NULL;
     if (r->positions > MAX_LINES * 2 + 2) {     /* cannot happen on a valid board; be safe */
         heap = malloc(2 * (size_t)r->positions * sizeof *heap);
-        if (!heap) return -1;
+        if (!heap) return CORE_NO_MEMORY;
         plain_buf = heap;
         lion_buf = heap + r->positions;
     }
     int32_t path[MAX_CELLS];
     uint8_t in_path[MAX_CELLS];
-    int walk_ready = 0;
-    int result = 0;
+    int walk_ready = 0, swap_moves = 0;
+    int result = CORE_NO_MEMORY;
     const int *cells = r->lines.items + r->lines.start[totem];
     int ncells = r->lines.len[totem];
     for (int i = 0; i < ncells; i++) {
@@ -212,7 +217,7 @@ int generate(const Rules *r, const Position *pos, MoveList *out) {
             for (int j = 0; j < nkinds; j++)
                 for (int e = 0; e < nplain; e++) add_move(out, kinds[j], c, plain_buf[e], 0, 0);
         }
-        if (may_swap) {
+        if (may_swap && nplain) {      /* without a destination a path gives no move */
             const int *reach = r->swap_reach.items + r->swap_reach.start[c];
             int len = r->swap_reach.len[c], any = 0;
             for (int j = 0; j < len; j++)
@@ -225,18 +230,20 @@ int generate(const Rules *r, const Position *pos, MoveList *out) {
                     memset(in_path, 0, (size_t)r->size);
                     walk_ready = 1;
                 }
-                SwapWalk w = {r, board, out, c, plain_buf, nplain, path, in_path};
-                if (extend(&w, c, 0)) goto oom;
+                SwapWalk w = {r, board, out, c, plain_buf, nplain, path, in_path, &swap_moves};
+                if ((result = extend(&w, c, 0)) != CORE_OK) goto fail;
             }
         }
     }
     free(heap);
-    return result;
+    return CORE_OK;
 oom:
+    result = CORE_NO_MEMORY;
+fail:
     free(heap);
     out->n = 0;
     out->nswaps = 0;
-    return -1;
+    return result;
 }
 
 /* -- apply ----------------------------------------------------------------------------------- */
@@ -416,32 +423,66 @@ double evaluate(const Rules *r, const Position *pos, int player) {
 }
 
 /* -- perft ----------------------------------------------------------------------------------- */
-static int64_t count_leaves(const Rules *r, const Position *pos, int depth, MoveList *lists,
-                            char *children) {
+/* Moves generated between two looks at the clock (a few hundred microseconds of work), and the
+ * time between two questions to the poll (taking the GIL to look at the signals costs little,
+ * but may wait for another thread's turn: a tenth of a second keeps that under a few %). */
+#define PERFT_WORK_STEP (1 << 17)
+#define PERFT_POLL_SECONDS 0.1
+
+typedef struct {
+    const Rules *r;
+    MoveList *lists;
+    char *children;
+    Poll *poll;
+} PerftWalk;
+
+static double seconds_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int perft_poll(Poll *poll, int moves) {
+    if (!poll) return CORE_OK;
+    poll->work += moves + 1;
+    if (poll->work < PERFT_WORK_STEP) return CORE_OK;
+    poll->work = 0;
+    double now = seconds_now();
+    if (poll->polled == 0.0) poll->polled = now;
+    if (now - poll->polled < PERFT_POLL_SECONDS) return CORE_OK;
+    poll->polled = now;
+    return poll->stop(poll->ctx) ? CORE_INTERRUPTED : CORE_OK;
+}
+
+static int64_t count_leaves(PerftWalk *w, const Position *pos, int depth) {
     if (depth == 0) return 1;
-    MoveList *list = &lists[depth - 1];
-    if (generate(r, pos, list)) return -1;
+    const Rules *r = w->r;
+    MoveList *list = &w->lists[depth - 1];
+    int rc = generate(r, pos, list);
+    if (rc == CORE_OK) rc = perft_poll(w->poll, list->n);
+    if (rc != CORE_OK) return rc;
     if (depth == 1) return list->n;
-    Position *child = (Position *)(children + (size_t)(depth - 1) * r->pos_bytes);
+    Position *child = (Position *)(w->children + (size_t)(depth - 1) * r->pos_bytes);
     int64_t total = 0;
     for (int i = 0; i < list->n; i++) {
         apply_move(r, pos, list, i, child);
-        int64_t n = count_leaves(r, child, depth - 1, lists, children);
-        if (n < 0) return -1;
+        int64_t n = count_leaves(w, child, depth - 1);
+        if (n < 0) return n;
         total += n;
     }
     return total;
 }
 
-int64_t perft(const Rules *r, const Position *pos, int depth) {
-    if (depth < 0) return -1;
+int64_t perft(const Rules *r, const Position *pos, int depth, Poll *poll) {
+    if (depth < 0) return CORE_NO_MEMORY;
     if (depth == 0) return 1;
     MoveList *lists = calloc((size_t)depth, sizeof *lists);
     char *children = malloc((size_t)depth * r->pos_bytes);
-    int64_t result = -1;
+    int64_t result = CORE_NO_MEMORY;
     if (lists && children) {
         for (int d = 0; d < depth; d++) movelist_init(&lists[d]);
-        result = count_leaves(r, pos, depth, lists, children);
+        PerftWalk w = {r, lists, children, poll};
+        result = count_leaves(&w, pos, depth);
         for (int d = 0; d < depth; d++) movelist_free(&lists[d]);
     }
     free(lists);

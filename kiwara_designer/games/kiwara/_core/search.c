@@ -5,6 +5,8 @@
 #include "pycore.h"
 #include "search_methods.h"
 
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -150,6 +152,11 @@ static int rng_from_py(PyObject *obj, Rng *g) {
         rng_seed(g, (const unsigned char *)PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
         return 0;
     }
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "a random state must be the 625-tuple getstate()[1] or a "
+                     "seed's key (bytes), got %.100s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
     PyObject *seq = PySequence_Fast(obj, "a random state must be the 625-tuple getstate()[1]");
     if (seq == NULL)
         return -1;
@@ -160,26 +167,18 @@ static int rng_from_py(PyObject *obj, Rng *g) {
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (int i = 0; i < MT_N; i++) {
-        unsigned long w = PyLong_AsUnsignedLong(items[i]);
-        if (w == (unsigned long)-1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (w > 0xffffffffUL) {
-            PyErr_SetString(PyExc_OverflowError, "a random state word exceeds 32 bits");
+        long long w;
+        if (arg_int(items[i], 0, 0xffffffffLL, "a random state word", &w) < 0) {
             Py_DECREF(seq);
             return -1;
         }
         g->mt[i] = (uint32_t)w;
     }
-    long index = PyLong_AsLong(items[MT_N]);
+    long long index;
+    int bad = arg_int(items[MT_N], 0, MT_N, "a random state's index", &index);
     Py_DECREF(seq);
-    if (index == -1 && PyErr_Occurred())
+    if (bad < 0)
         return -1;
-    if (index < 0 || index > MT_N) {
-        PyErr_SetString(PyExc_ValueError, "invalid random state");
-        return -1;
-    }
     g->index = (int)index;
     return 0;
 }
@@ -200,7 +199,8 @@ static PyObject *rng_to_py(const Rng *g) {
 }
 
 /* ---- the GIL, signals and errors --------------------------------------------------------- */
-enum { OK = 0, ERR_MEMORY = -1, ERR_SIGNAL = -2, ERR_STUCK = -3, ERR_BUDGET = -4 };
+enum { OK = 0, ERR_MEMORY = -1, ERR_SIGNAL = -2, ERR_STUCK = -3, ERR_BUDGET = -4,
+       ERR_TOO_MANY = -5, ERR_NO_CHILD = -6 };
 
 typedef struct {
     PyThreadState *ts;
@@ -239,6 +239,11 @@ static void set_error(int rc) {
         PyErr_NoMemory();
     else if (rc == ERR_STUCK)
         PyErr_SetString(PyExc_RuntimeError, "a position that is not over has no legal move");
+    else if (rc == ERR_TOO_MANY)
+        core_error(CORE_TOO_MANY_MOVES);
+    else if (rc == ERR_NO_CHILD)
+        PyErr_SetString(PyExc_RuntimeError, "mcts: no child to select (a score that is not a "
+                        "number)");
 }
 
 static double now_seconds(void) {   /* time.perf_counter() on Linux */
@@ -278,7 +283,8 @@ static void scratch_free(Scratch *s) {
 static int gen(const Rules *r, const Position *pos, MoveList *list) {
     list->n = 0;
     list->nswaps = 0;
-    return generate(r, pos, list) < 0 ? ERR_MEMORY : OK;
+    int rc = generate(r, pos, list);
+    return rc == CORE_OK ? OK : rc == CORE_TOO_MANY_MOVES ? ERR_TOO_MANY : ERR_MEMORY;
 }
 
 #define SWAP_POS(a, b) do { Position *t_ = (a); (a) = (b); (b) = t_; } while (0)
@@ -645,9 +651,11 @@ static int mcts_iterate(Tree *t, int policy, double exploration, Rng *g) {
     for (;;) {                                             /* selection */
         if ((rc = node_untried(t, node)) < 0)
             return rc;
-        if (node->nuntried == 0 && node->first)
+        if (node->nuntried == 0 && node->first) {
             node = node_select(node, exploration);
-        else
+            if (node == NULL)     /* every score NaN: cannot happen with a finite exploration */
+                return ERR_NO_CHILD;
+        } else
             break;
     }
     if (node->nuntried > 0) {                              /* expansion */
@@ -753,7 +761,10 @@ typedef struct {
     int levels;
     MoveList *lists;        /* one per depth below the root */
     Position **children;
+    Gil *gil;               /* released: re-taken now and then to let Ctrl-C through */
 } Solver;
+
+#define SOLVE_CHECK_EVERY 65536   /* positions (a few milliseconds) */
 
 static int solver_level(Solver *s, int depth) {
     if (depth < s->levels)
@@ -792,12 +803,15 @@ static int solve_value(Solver *s, const Position *pos, int depth, int alpha, int
                        int *value) {
     if (++s->nodes > s->budget)
         return ERR_BUDGET;
+    int rc;
+    if (s->nodes % SOLVE_CHECK_EVERY == 0 && (rc = gil_check(s->gil)) < 0)
+        return rc;
     if (is_terminal(pos)) {
         int first = first_return(s->r, pos);
         *value = s->root == 0 ? first : -first;
         return OK;
     }
-    int rc = solver_level(s, depth);
+    rc = solver_level(s, depth);
     if (rc < 0 || (rc = gen(s->r, pos, &s->lists[depth])) < 0)
         return rc;
     int n = s->lists[depth].n;
@@ -830,8 +844,9 @@ static int solve_value(Solver *s, const Position *pos, int depth, int alpha, int
 
 /* The value of pos for its player to move and the first legal move (index) reaching it;
  * ERR_BUDGET when more than `budget` positions below it would be visited. */
-static int solve_root(const Rules *r, const Position *pos, long budget, int *value, int *index) {
-    Solver s = {r, pos->to_move, 0, budget, 0, NULL, NULL};
+static int solve_root(const Rules *r, const Position *pos, long budget, Gil *gil, int *value,
+                      int *index) {
+    Solver s = {r, pos->to_move, 0, budget, 0, NULL, NULL, gil};
     MoveList list;
     movelist_init(&list);
     Position *child = position_new(r);
@@ -864,19 +879,6 @@ static int solve_root(const Rules *r, const Position *pos, long budget, int *val
 /* ---- argument helpers -------------------------------------------------------------------- */
 static const Rules *rules_of(PyObject *self) { return &((RulesObject *)self)->rules; }
 
-static Position *read_position(const Rules *r, PyObject *obj) {
-    Position *pos = position_new(r);
-    if (pos == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_NoMemory();
-        return NULL;
-    }
-    if (position_from_py(r, obj, pos) < 0) {
-        free(pos);
-        return NULL;
-    }
-    return pos;
-}
 
 static int read_policy(PyObject *obj, int *policy) {
     const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
@@ -915,7 +917,7 @@ PyObject *rules_playout(PyObject *self, PyObject *args) {
         return NULL;
     if (read_policy(policy_obj, &policy) < 0 || rng_from_py(rng_obj, &g) < 0)
         return NULL;
-    Position *pos = read_position(r, pos_obj);
+    Position *pos = rules_position(self, pos_obj);
     if (pos == NULL)
         return NULL;
     Scratch s;
@@ -937,7 +939,7 @@ PyObject *rules_greedy(PyObject *self, PyObject *args) {
     int index = 0, rc;
     if (!PyArg_ParseTuple(args, "OO:greedy", &pos_obj, &rng_obj) || rng_from_py(rng_obj, &g) < 0)
         return NULL;
-    Position *pos = read_position(r, pos_obj);
+    Position *pos = rules_position(self, pos_obj);
     if (pos == NULL)
         return NULL;
     MoveList list;
@@ -956,27 +958,27 @@ PyObject *rules_greedy(PyObject *self, PyObject *args) {
 
 PyObject *rules_mcts(PyObject *self, PyObject *args) {
     const Rules *r = rules_of(self);
-    PyObject *pos_obj, *deadline_obj, *policy_obj, *rng_obj;
-    long iterations;
+    PyObject *pos_obj, *iterations_obj, *deadline_obj, *policy_obj, *exploration_obj, *rng_obj;
+    long long iterations_arg;
     double exploration, deadline = 0.0;
     int policy, has_deadline, rc;
     long done = 0;
     Rng g;
-    if (!PyArg_ParseTuple(args, "OlOOdO:mcts", &pos_obj, &iterations, &deadline_obj, &policy_obj,
-                          &exploration, &rng_obj))
+    if (!PyArg_ParseTuple(args, "OOOOOO:mcts", &pos_obj, &iterations_obj, &deadline_obj,
+                          &policy_obj, &exploration_obj, &rng_obj))
         return NULL;
     has_deadline = deadline_obj != Py_None;
-    if (has_deadline) {
-        deadline = PyFloat_AsDouble(deadline_obj);
-        if (deadline == -1.0 && PyErr_Occurred())
-            return NULL;
-    } else if (iterations < 1) {
-        PyErr_SetString(PyExc_ValueError, "mcts needs at least one iteration");
+    /* with a deadline the iterations are not counted (MctsAgent passes 0) */
+    if (arg_int(iterations_obj, has_deadline ? 0 : 1, LONG_MAX, "mcts: iterations",
+                &iterations_arg) < 0 ||
+        (has_deadline && arg_double(deadline_obj, -DBL_MAX, DBL_MAX, "mcts: deadline",
+                                    &deadline) < 0) ||
+        arg_double(exploration_obj, 0.0, DBL_MAX, "mcts: exploration", &exploration) < 0)
         return NULL;
-    }
+    long iterations = (long)iterations_arg;
     if (read_policy(policy_obj, &policy) < 0 || rng_from_py(rng_obj, &g) < 0)
         return NULL;
-    Position *pos = read_position(r, pos_obj);
+    Position *pos = rules_position(self, pos_obj);
     if (pos == NULL)
         return NULL;
     MoveList list;
@@ -1043,14 +1045,25 @@ typedef struct {
 } AgentSpec;
 
 static int read_long(PyObject *tuple, int i, long low, long *out) {
-    *out = PyLong_AsLong(PyTuple_GET_ITEM(tuple, i));
-    if (*out == -1 && PyErr_Occurred())
-        return -1;
-    if (*out < low) {
-        PyErr_Format(PyExc_ValueError, "agent spec %R: item %d is below %ld", tuple, i, low);
+    long long v;
+    PyObject *item = PyTuple_GET_ITEM(tuple, i);
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "agent spec %R: item %d is not an int", tuple, i);
         return -1;
     }
+    if (arg_int(item, low, LONG_MAX, "agent spec item", &v) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "agent spec %R: item %d is not in %ld..%ld", tuple, i,
+                     low, LONG_MAX);
+        return -1;
+    }
+    *out = (long)v;
     return 0;
+}
+
+/* UCT's constant: a finite number >= 0 (a NaN or an infinity leaves no child to select) */
+static int read_exploration(PyObject *tuple, int i, double *out) {
+    return arg_double(PyTuple_GET_ITEM(tuple, i), 0.0, DBL_MAX, "agent spec: exploration", out);
 }
 
 static int read_agent(PyObject *obj, AgentSpec *a) {
@@ -1069,26 +1082,16 @@ static int read_agent(PyObject *obj, AgentSpec *a) {
         a->kind = AGENT_GREEDY;
     else if (strcmp(kind, "mcts") == 0 && PyTuple_GET_SIZE(obj) == 4) {
         a->kind = AGENT_MCTS;
-        a->iterations = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
-        if (a->iterations == -1 && PyErr_Occurred())
-            return -1;
-        if (a->iterations < 1) {
-            PyErr_SetString(PyExc_ValueError, "mcts needs at least one iteration");
-            return -1;
-        }
-        if (read_policy(PyTuple_GET_ITEM(obj, 2), &a->policy) < 0)
-            return -1;
-        a->exploration = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 3));
-        if (a->exploration == -1.0 && PyErr_Occurred())
+        if (read_long(obj, 1, 1, &a->iterations) < 0 ||
+            read_policy(PyTuple_GET_ITEM(obj, 2), &a->policy) < 0 ||
+            read_exploration(obj, 3, &a->exploration) < 0)
             return -1;
     } else if (strcmp(kind, "expert") == 0 && PyTuple_GET_SIZE(obj) == 5) {
         a->kind = AGENT_EXPERT;
         a->policy = POLICY_GREEDY;
         if (read_long(obj, 1, 1, &a->iterations) < 0 || read_long(obj, 3, 0, &a->solve_cells) < 0
-            || read_long(obj, 4, 0, &a->solve_nodes) < 0)
-            return -1;
-        a->exploration = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, 2));
-        if (a->exploration == -1.0 && PyErr_Occurred())
+            || read_long(obj, 4, 0, &a->solve_nodes) < 0 || read_exploration(obj, 2,
+                                                                              &a->exploration) < 0)
             return -1;
     } else {
         PyErr_Format(PyExc_ValueError, "unknown agent spec %R", obj);
@@ -1127,7 +1130,7 @@ static int agent_choose(const Rules *r, const AgentSpec *a, const Position *pos,
         if ((pos->empty < tokens ? pos->empty : tokens) <= a->solve_cells) {   /* placements_left */
             int value;
             gil_release(gil);
-            rc = solve_root(r, pos, a->solve_nodes, &value, index);
+            rc = solve_root(r, pos, a->solve_nodes, gil, &value, index);
             gil_take(gil);
             if (rc == OK && value >= 0)
                 return OK;
@@ -1152,11 +1155,13 @@ static int agent_choose(const Rules *r, const AgentSpec *a, const Position *pos,
 
 PyObject *rules_solve(PyObject *self, PyObject *args) {
     const Rules *r = rules_of(self);
-    PyObject *pos_obj;
-    long budget;
-    if (!PyArg_ParseTuple(args, "Ol:solve", &pos_obj, &budget))
+    PyObject *pos_obj, *budget_obj;
+    long long budget_arg;
+    if (!PyArg_ParseTuple(args, "OO:solve", &pos_obj, &budget_obj) ||
+        arg_int(budget_obj, LONG_MIN, LONG_MAX, "solve: budget", &budget_arg) < 0)
         return NULL;
-    Position *pos = read_position(r, pos_obj);
+    long budget = (long)budget_arg;
+    Position *pos = rules_position(self, pos_obj);
     if (pos == NULL)
         return NULL;
     int value = 0, index = -1, rc;
@@ -1165,9 +1170,10 @@ PyObject *rules_solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "solve needs a position with a player to move");
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    rc = solve_root(r, pos, budget, &value, &index);
-    Py_END_ALLOW_THREADS
+    Gil gil = {NULL, 0};
+    gil_release(&gil);
+    rc = solve_root(r, pos, budget, &gil, &value, &index);
+    gil_take(&gil);
     free(pos);
     if (rc == ERR_BUDGET)
         Py_RETURN_NONE;
@@ -1195,7 +1201,7 @@ PyObject *rules_play_game(PyObject *self, PyObject *args) {
         if (read_agent(PyTuple_GET_ITEM(agents_obj, i), &agents[i]) < 0 ||
             rng_from_py(PyTuple_GET_ITEM(rngs_obj, i), &rngs[i]) < 0)
             return NULL;
-    Position *pos = read_position(r, pos_obj);
+    Position *pos = rules_position(self, pos_obj);
     if (pos == NULL)
         return NULL;
     Position *next = position_new(r);
@@ -1298,6 +1304,10 @@ PyObject *rules_rng_draws(PyObject *self, PyObject *args) {
     Rng g;
     if (!PyArg_ParseTuple(args, "OO:rng_draws", &rng_obj, &ops) || rng_from_py(rng_obj, &g) < 0)
         return NULL;
+    if (!PyTuple_Check(ops) && !PyList_Check(ops)) {
+        PyErr_SetString(PyExc_TypeError, "rng_draws: ops must be a list or tuple of tuples");
+        return NULL;
+    }
     PyObject *seq = PySequence_Fast(ops, "ops must be a sequence");
     if (seq == NULL)
         return NULL;
@@ -1306,30 +1316,43 @@ PyObject *rules_rng_draws(PyObject *self, PyObject *args) {
         goto fail;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
         PyObject *op = PySequence_Fast_GET_ITEM(seq, i);
-        const char *name;
-        long a = 0, b = 0;
-        if (!PyArg_ParseTuple(op, "s|ll:rng_draws op", &name, &a, &b))
+        Py_ssize_t size = PyTuple_Check(op) ? PyTuple_GET_SIZE(op) : 0;
+        const char *name = size ? (PyUnicode_Check(PyTuple_GET_ITEM(op, 0))
+                                   ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(op, 0)) : NULL) : NULL;
+        if (name == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "rng_draws: an op is a tuple (name, numbers...), "
+                             "got %R", op);
             goto fail;
+        }
+        int wanted = strcmp(name, "below") == 0 || strcmp(name, "bits") == 0 ? 1
+                   : strcmp(name, "sample") == 0 ? 2 : 0;
+        if (strcmp(name, "below") && strcmp(name, "bits") && strcmp(name, "random") &&
+            strcmp(name, "sample")) {
+            PyErr_Format(PyExc_ValueError, "unknown op %R", PyTuple_GET_ITEM(op, 0));
+            goto fail;
+        }
+        if (size != wanted + 1) {
+            PyErr_Format(PyExc_TypeError, "rng_draws: op %s takes %d number(s), got %R", name,
+                         wanted, op);
+            goto fail;
+        }
+        long long a = 0, b = 0;
         PyObject *item;
         if (strcmp(name, "below") == 0) {
-            if (a < 1 || a > 0xffffffffL) {
-                PyErr_SetString(PyExc_ValueError, "below(n) wants 1 <= n < 2**32");
+            if (arg_int(PyTuple_GET_ITEM(op, 1), 1, 0xffffffffLL, "below(n)", &a) < 0)
                 goto fail;
-            }
             item = PyLong_FromUnsignedLong(rng_below(&g, (uint32_t)a));
         } else if (strcmp(name, "bits") == 0) {
-            if (a < 0 || a > 32) {
-                PyErr_SetString(PyExc_ValueError, "bits(k) wants 0 <= k <= 32");
+            if (arg_int(PyTuple_GET_ITEM(op, 1), 0, 32, "bits(k)", &a) < 0)
                 goto fail;
-            }
             item = PyLong_FromUnsignedLong(rng_bits(&g, (int)a));
         } else if (strcmp(name, "random") == 0) {
             item = PyFloat_FromDouble(rng_random(&g));
-        } else if (strcmp(name, "sample") == 0) {
-            if (b < 0 || b > a || a > 100000) {
-                PyErr_SetString(PyExc_ValueError, "sample(n, k) wants 0 <= k <= n <= 100000");
+        } else {
+            if (arg_int(PyTuple_GET_ITEM(op, 1), 0, 100000, "sample(n, k): n", &a) < 0 ||
+                arg_int(PyTuple_GET_ITEM(op, 2), 0, a, "sample(n, k): k", &b) < 0)
                 goto fail;
-            }
             int *out = malloc(sizeof(int) * (b + 1)), *pool = malloc(sizeof(int) * (a + 1));
             if (out == NULL || pool == NULL) {
                 free(out);
@@ -1339,13 +1362,15 @@ PyObject *rules_rng_draws(PyObject *self, PyObject *args) {
             }
             rng_sample(&g, (int)a, (int)b, out, pool);
             item = PyList_New(b);
-            for (long j = 0; item && j < b; j++)
-                PyList_SET_ITEM(item, j, PyLong_FromLong(out[j]));
+            for (long long j = 0; item && j < b; j++) {
+                PyObject *v = PyLong_FromLong(out[j]);
+                if (v == NULL)
+                    Py_CLEAR(item);
+                else
+                    PyList_SET_ITEM(item, j, v);
+            }
             free(out);
             free(pool);
-        } else {
-            PyErr_Format(PyExc_ValueError, "unknown op %s", name);
-            goto fail;
         }
         if (append_new(results, item) < 0)
             goto fail;

@@ -27,3 +27,12 @@ test: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build site *.egg-info kiwara_designer/games/kiwara/_engine*.so
+
+# The compiled core under AddressSanitizer and UBSan (docs/developers/compiled-core.md): built
+# into build/sanitize, then the compiled-core tests and the fuzz of its entry points run against
+# that build (tests/test_core_sanitized.py runs this when the compiler can). The virtualenv is
+# made only when missing: an edit to the sources must not reinstall it.
+.PHONY: sanitize
+sanitize:
+	test -e $(STAMP) || $(MAKE) setup
+	$(BIN)/python tools/sanitize_core.py

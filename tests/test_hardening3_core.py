@@ -384,3 +384,22 @@ def test_the_command_line_says_it_in_one_line(engine, tmp_path, monkeypatch):
     errors = [line for line in result.output.splitlines() if not line.startswith("kiwara: note:")]
     assert len(errors) == 1 and errors[0].startswith("kiwara: error: variant 'many-gazelles'")
     assert "crocodile_swaps" in errors[0] and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_a_search_meeting_the_bound_deep_down_says_so_in_both_engines(engine, monkeypatch):
+    # the root has 3 moves; the crocodile's turn after them passes the bound (a MemoryError
+    # from the core's playouts and tree before)
+    if engine == "compiled" and _engine is None:
+        pytest.skip("the compiled core is not built")
+    monkeypatch.setenv("KIWARA_ENGINE", engine)
+    grid = CHECKER.grid
+    tokens = {grid.cell_name(c): "G" for c in grid.cells
+              if grid.cell_name(c) not in ("a1", "f1", "c3")}
+    state = setup_position(CHECKER, MANY_GAZELLES, tokens=tokens, totem=21, to_move=0,
+                           reserves=({"G": 1}, {"C": 1}))
+    assert len(state.legal_moves()) == 3
+    for playout in ("random", "greedy", "egreedy"):
+        with pytest.raises(MoveLimitError) as raised:
+            MctsAgent("m", iterations=20, playout=playout).choose(state, random.Random(1))
+        check_limit_error(raised.value)

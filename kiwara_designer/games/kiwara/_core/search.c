@@ -293,8 +293,9 @@ static int gen(const Rules *r, const Position *pos, MoveList *list) {
 static int playout_random(const Rules *r, const Position *start, Rng *g, Scratch *s, int *ret) {
     memcpy(s->cur, start, r->pos_bytes);
     while (!is_terminal(s->cur)) {
-        if (gen(r, s->cur, &s->list) < 0)
-            return ERR_MEMORY;
+        int rc = gen(r, s->cur, &s->list);
+        if (rc < 0)
+            return rc;
         if (s->list.n == 0)
             return ERR_STUCK;
         int i = (int)rng_below(g, (uint32_t)s->list.n);
@@ -312,8 +313,9 @@ static int playout_greedy(const Rules *r, const Position *start, Rng *g, Scratch
     memcpy(s->cur, start, r->pos_bytes);
     while (!is_terminal(s->cur)) {
         int player = s->cur->to_move;
-        if (gen(r, s->cur, &s->list) < 0)
-            return ERR_MEMORY;
+        int rc = gen(r, s->cur, &s->list);
+        if (rc < 0)
+            return rc;
         int n = s->list.n, m;
         if (n == 0)
             return ERR_STUCK;
@@ -358,8 +360,9 @@ static int playout_epsilon_greedy(const Rules *r, const Position *start, Rng *g,
     memcpy(s->cur, start, r->pos_bytes);
     while (!is_terminal(s->cur)) {
         int player = s->cur->to_move;
-        if (gen(r, s->cur, &s->list) < 0)
-            return ERR_MEMORY;
+        int rc = gen(r, s->cur, &s->list);
+        if (rc < 0)
+            return rc;
         int n = s->list.n;
         if (n == 0)
             return ERR_STUCK;
@@ -599,8 +602,9 @@ static int node_moves(Tree *t, const Node *n, const MoveList **out) {
     }
     if (t->gen_for != n) {
         t->gen_for = NULL;
-        if (gen(t->r, n->pos, &t->gen) < 0)
-            return ERR_MEMORY;
+        int rc = gen(t->r, n->pos, &t->gen);
+        if (rc < 0)
+            return rc;
         t->gen_for = n;
     }
     *out = &t->gen;
@@ -616,8 +620,9 @@ static int node_untried(Tree *t, Node *n) {
         return OK;
     }
     const MoveList *list;
-    if (node_moves(t, n, &list) < 0)
-        return ERR_MEMORY;
+    int rc = node_moves(t, n, &list);
+    if (rc < 0)
+        return rc;
     n->untried = arena_alloc(&t->arena, sizeof(int32_t) * (list->n > 0 ? list->n : 1));
     if (n->untried == NULL)
         return ERR_MEMORY;

@@ -316,7 +316,8 @@ def test_the_python_engine_stops_at_the_bound(monkeypatch):
 
 
 @needs_core
-def test_the_compiled_engine_stops_at_the_same_bound():
+def test_the_compiled_engine_stops_at_the_same_bound(monkeypatch):
+    monkeypatch.delenv("KIWARA_ENGINE", raising=False)
     state = crowded()
     rules = _engine.Rules(rules_tables(state._t))
     with pytest.raises(_engine.MoveLimitError):

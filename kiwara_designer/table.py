@@ -192,21 +192,34 @@ def play_at_table(state: Any, seats: Sequence[Seat], view: TableView, input: Tex
     chance_rng = chance_rng or rng
     echo = not input.isatty() if echo is None else echo
 
+    line_open = False                    # a prompt waits on the last line written
+
     def write(text: str, end: str = "\n") -> None:
+        nonlocal line_open
+        line_open = not (text + end).endswith("\n")     # first: Ctrl-C may come once it shows
         output.write(text + end)
         output.flush()
 
     def read() -> str | None:
-        try:
-            line = input.readline(LONGEST_LINE + 1)
-            if len(line) > LONGEST_LINE and not line.endswith("\n"):
-                while line and not line.endswith("\n"):     # skip the rest, a bounded bit at a time
-                    line = input.readline(LONGEST_LINE)
-                return TOO_LONG
-        except KeyboardInterrupt:        # Ctrl-C: the prompt's line ends before the shell says so
-            write("")
-            raise
+        line = input.readline(LONGEST_LINE + 1)
+        if len(line) > LONGEST_LINE and not line.endswith("\n"):
+            while line and not line.endswith("\n"):     # skip the rest, a bounded bit at a time
+                line = input.readline(LONGEST_LINE)
+            return TOO_LONG
         return line or None
+
+    try:
+        return _play(state, seats, view, rng, chance_rng, echo, write, read)
+    except KeyboardInterrupt:            # Ctrl-C: a prompt's line ends before the shell says so
+        if line_open:
+            output.write("\n")
+            output.flush()
+        raise
+
+
+def _play(state: Any, seats: Sequence[Seat], view: TableView, rng: random.Random,
+          chance_rng: random.Random, echo: bool, write, read) -> TableResult:
+    """:func:`play_at_table`'s loop, writing and reading through ``write`` and ``read``."""
 
     public = state.game.perfect_information
     people = [s for s, seat in enumerate(seats) if seat.is_human]

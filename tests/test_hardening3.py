@@ -199,19 +199,6 @@ def test_ctrl_c_while_the_commands_load_is_one_line(tmp_path):
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "kiwara: interrupted\n")
 
 
-def test_ctrl_c_in_a_command_has_no_blank_line_before_its_line(monkeypatch):
-    # click wrote a blank line to stderr before "kiwara: interrupted"
-    from kiwara_designer.games.kiwara.cli import layouts as command
-
-    def interrupted(name):
-        raise KeyboardInterrupt
-        yield
-
-    monkeypatch.setattr(command, "stream_layouts", interrupted)
-    result = CliRunner().invoke(main, ["validate", "classic"], standalone_mode=True)
-    assert (result.exit_code, result.output) == (130, "kiwara: interrupted\n")
-
-
 # -- points 9 and 10: bounded inputs -----------------------------------------------------------
 def test_a_layout_file_over_the_input_limit_is_refused_unread(tmp_path):
     # 10 MB were read whole (300 MB of memory, 95 s) before "holds 299593 layouts"

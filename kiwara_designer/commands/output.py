@@ -28,6 +28,7 @@ def progress_bar(label: str):
                                              item_show_func=lambda note: note)
             state["bar"].__enter__()
         bar = state["bar"]
+        bar.length = max(total, 1)       # a run to a precision plans more games as it learns
         bar.update(done - bar.pos, note)
 
     def close() -> None:

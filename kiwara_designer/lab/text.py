@@ -5,6 +5,7 @@ from typing import Sequence
 
 from ..core.game import Game
 from .compare import Comparison
+from .fairness import FAIR, UNDECIDED, Fairness
 from .metrics import Metrics
 from ..core.numbers import plural
 from ..core.stats import Proportion, Summary
@@ -255,3 +256,40 @@ def format_race(race) -> str:
         lines.append(f"{i:>4}  #{arm:<6}{estimate:>9}  [{a.low:.3f}, {a.high:.3f}] "
                      f"{a.games:>7,}  {a.status:<9} {_key_words(race.game, race.setups[arm])}")
     return "\n".join(lines)
+
+
+def format_fairness(f: Fairness, title: str, unit: str = "game", units: str = "games") -> str:
+    """``kiwara fair``'s answer: the verdict first, then how it was reached and what knowing
+    more would cost, then how ``units`` (games, matches) go, in words."""
+    pace = f.seconds / f.games
+    lines = [f"{title}: {f.verdict()}",
+             f"  {plural(f.games, unit, units)} of {f.pairing} in seat-swapped pairs, "
+             f"{f.seconds:,.0f} s; the interval is a 95 % confidence sequence, valid however "
+             f"long the test ran"]
+    # what knowing more means: half the asked precision once it is reached, the asked one
+    # when the budget ran out first, half the interval of a clear advantage
+    finer = {FAIR: f.precision / 2, UNDECIDED: f.precision}.get(f.outcome, f.half_width / 2)
+    more = f.games_for(finer) - f.games
+    lines.append(f"  to know the rate to ±{100 * finer:.1f} points: about "
+                 f"{plural(more, unit, units)} more (about {_duration(more * pace)} at this pace)")
+    m = f.metrics
+    if m is not None and m.abs_margin.mean is not None:
+        lines.append(f"  how close {units} are: the final score margin averages "
+                     f"{m.abs_margin.mean:.1f}{_interval(m.abs_margin)}; "
+                     f"{100 * m.draw_rate.value:.1f} % are drawn")
+    if m is not None and m.lead_changes.mean is not None:
+        lines.append(f"  how often the lead changes: {m.lead_changes.mean:.1f} times a {unit}"
+                     f"{_interval(m.lead_changes)}")
+    return "\n".join(lines)
+
+
+def _interval(s: Summary) -> str:
+    return "" if s.low is None else f" [{s.low:.1f}, {s.high:.1f}]"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -15,6 +15,7 @@ from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest
                           parse_settings, progress_bar, scheduler_option, skill_options,
                           skill_pairing, stdin_once, summary_line, two_variants,
                           workers_option)
+from ....commands.fairness import fair_options, print_fairness
 
 # Awimbawé plays greedy by default (docs/awimbawe/lab.md): greedy plays a match in ~20 ms;
 # ismcts is far stronger but ~1,000 times slower, so the skill gap is measured with greedy
@@ -34,6 +35,30 @@ def _game():
 def _pairing(agents: str):
     from ....lab import Pairing
     return Pairing.parse(agents)
+
+
+@awimbawe.command("fair")
+@click.option("--variant", "variant_name", help=VARIANT_HELP)
+@fair_options("awimbawe", unit="match")
+def fair_cmd(variant_name, agents, precision, max_games, seed, workers, as_json) -> None:
+    """Is a variant fair for players of a given skill? The verdict first, in words.
+
+    Self-play matches (seat-swapped pairs) are played until the first seat's match win rate is
+    known to ±--precision, or an advantage is clear sooner, as `kiwara fair` does for a Kiwara
+    board: the interval is a 95 % confidence sequence, valid however long the test ran. Exit 0
+    when fair, 1 when a seat is favoured or the budget (--max-games) ran out first.
+
+    \b
+    Examples:
+      kiwara awimbawe fair
+      kiwara awimbawe fair --variant gamepark --precision 0.03 --json
+    """
+    stdin_once(**{"--variant": variant_name})
+    variant = _variant(variant_name)
+    print_fairness(f"awimbawe {variant.name}", None, variant, _game(), agents, precision,
+                   max_games, seed, workers, as_json,
+                   {"game": "awimbawe", "variant": variant.to_dict(only_changes=True)},
+                   unit="match", units="matches")
 
 
 @awimbawe.command("playtest")

@@ -21,7 +21,7 @@ VARIANT_HELP = ("Rules variant: TOML file, - for stdin, or built-in name (classi
 @click.group("awimbawe")
 def awimbawe() -> None:
     """Awimbawé, the two-player trick-taking card game: deal, perft, replay, play, cards,
-    playtest, compare, sweep, ladder.
+    fair, playtest, compare, sweep, ladder.
 
     Notation: cards G1…P6 and E7…E10; powers G3:me, D2:3>1, M5:p2, M5:h=G4, E9:flee;
     start:me / start:you (see docs/rules/awimbawe.md).

@@ -15,6 +15,6 @@ def group() -> None:
 
 for command in (layouts.validate_cmd, layouts.show, layouts.layouts,
                 games.perft_cmd, games.replay_cmd, games.play,
-                lab.playtest, lab.compare, lab.sweep, lab.race, lab.ladder, lab.explain,
+                lab.playtest, lab.fair, lab.compare, lab.sweep, lab.race, lab.ladder, lab.explain,
                 cards.cards, printing.export, printing.generate):
     group.add_command(command)

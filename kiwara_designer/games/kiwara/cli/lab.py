@@ -18,6 +18,7 @@ from ....core.numbers import plural
 from ....commands import (EXIT_NEGATIVE, MAX_GAMES, Real, Whole, describe_playtest, lab_options,
                           progress_bar, scheduler_option, skill_options, skill_pairing, stdin_once,
                           summary_line, two_variants, workers_option)
+from ....commands.fairness import fair_options, print_fairness
 from .common import MAX_SAMPLE, load_variant, note_invalid
 
 
@@ -113,6 +114,39 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
         click.echo(json.dumps(output if len(output) > 1 else output[0], indent=2))
     elif records:
         click.echo(f"game records written to {records}/", err=True)
+
+
+@click.command()
+@click.argument("layout_name", metavar="LAYOUT")
+@click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
+                                                 "(default: classic rules).")
+@fair_options("kiwara")
+def fair(layout_name, variant_name, agents, precision, max_games, seed, workers,
+         as_json) -> None:
+    """Is LAYOUT fair for players of a given skill? The verdict first, in words.
+
+    Self-play games (seat-swapped pairs) are played until the first player's win rate is known
+    to ±--precision, or an advantage is clear sooner: "fair for mcts:200 players at ±2.0
+    points: the first player wins 50.6 % [48.7, 52.5]; …", or "favours the first player … by
+    3.2 points [1.4, 5.0]". The interval is a 95 % confidence sequence, valid however long the
+    test ran. Then what knowing more would cost, and how close games are and how often the
+    lead changes. The default players are the lab's (mcts:200: skill matters, see
+    docs/lab/skill-study.md). Exit 0 when fair, 1 when a player is favoured or the budget
+    (--max-games) ran out first.
+
+    \b
+    Examples:
+      kiwara fair my-board.txt
+      kiwara fair classic --variant totem_1_2 --precision 0.03
+      kiwara fair twin-nines --agents greedy --json
+    """
+    stdin_once(LAYOUT=[layout_name], **{"--variant": variant_name})
+    variant, board = load_variant(variant_name), load_layout(layout_name)
+    note_invalid(board, layout_name)
+    print_fairness(source_label(layout_name), board, variant, KIWARA, agents, precision,
+                   max_games, seed, workers, as_json,
+                   {"layout": layout_name, "rows": list(board.rows),
+                    "variant": variant.to_dict(only_changes=True)})
 
 
 @click.command()

@@ -1,0 +1,175 @@
+"""Is a setup fair for players of a given skill? One verdict, for any game of the protocol.
+
+Self-play games of a pairing are played in seat-swapped pairs (games 2j and 2j + 1 share a seed,
+the agents' seats swapped) until the first player's win rate (a draw counts half) is known to
+± ``precision``, or decided sooner. The interval is the betting confidence sequence of the race
+(:class:`~kiwara_designer.lab.racing.BettingSequence`, a pair's mean its unit): it holds at every
+look at once, so looking after every round and stopping early costs nothing in validity.
+
+The verdict, at the first look where one applies:
+
+* **favours** a player: the interval lies wholly on one side of ½ (stops as soon as it does);
+* **fair** at ± ``precision``: the interval holds ½ and is at most ± ``precision`` wide (no
+  advantage detected at that precision: the advantage lies within the interval, not nowhere);
+* **cannot tell**: the game budget ran out first.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..core.errors import KiwaraError
+from .matches import FIRST, GameResult, Pairing, play_games, resolve_game
+from .metrics import Metrics, compute_metrics
+from .racing import BettingSequence
+
+CONFIDENCE = 0.95
+FIRST_ROUND = 200               # games before the first look
+MAX_GAMES = 100_000             # the budget when none is given
+GROWTH = 1.1                    # a round plays the games predicted to be needed, and 10 % more
+FAIR, FAVOURS_FIRST, FAVOURS_SECOND, UNDECIDED = ("fair", "favours first", "favours second",
+                                                  "cannot tell")
+
+
+class FairnessError(KiwaraError):
+    """A fairness question that cannot be asked as put (a precision out of range)."""
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """The answer: the first player's win rate in ``games`` games of ``pairing``, its interval
+    [``low``, ``high``] (a confidence sequence at 95 %), the precision asked for and the
+    verdict's ``outcome`` (:data:`FAIR`, :data:`FAVOURS_FIRST`, :data:`FAVOURS_SECOND` or
+    :data:`UNDECIDED`), the wall time it took, and the other metrics of its games."""
+
+    pairing: str
+    games: int
+    first_wins: float
+    low: float
+    high: float
+    precision: float
+    outcome: str
+    seconds: float
+    metrics: Metrics | None = None        # the other metrics of the same games
+
+    @property
+    def rate(self) -> float:
+        return self.first_wins / self.games
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    @property
+    def players(self) -> str:
+        """Who played, in the verdict's words: ``mcts:200`` for self-play, else ``A and B``."""
+        a, b = self.pairing.split(",")
+        return a if a == b else f"{a} and {b}"
+
+    def verdict(self) -> str:
+        """The verdict in words, first: what a designer reads."""
+        rate = f"{100 * self.rate:.1f} % [{100 * self.low:.1f}, {100 * self.high:.1f}]"
+        if self.outcome == FAIR:
+            return (f"fair for {self.players} players at ±{_points(self.precision)}: the first "
+                    f"player wins {rate}; no advantage detected at this precision")
+        if self.outcome == FAVOURS_FIRST:
+            return (f"favours the first player for {self.players} players by "
+                    f"{_edge(self.rate, self.low, self.high)}: the first player wins {rate}")
+        if self.outcome == FAVOURS_SECOND:
+            return (f"favours the second player for {self.players} players by "
+                    f"{_edge(1 - self.rate, 1 - self.high, 1 - self.low)}: the first player "
+                    f"wins {rate}")
+        return (f"cannot tell for {self.players} players within {self.games:,} games: the first "
+                f"player wins {rate}, an edge of {_edge(self.rate, self.low, self.high)} (not "
+                f"known to ±{_points(self.precision)})")
+
+    def games_for(self, precision: float) -> int:
+        """About how many games in all would know the rate to ± ``precision`` (an interval's
+        width shrinks about as 1/√n)."""
+        return max(self.games, math.ceil(self.games * (self.half_width / precision) ** 2))
+
+    def to_json(self) -> dict:
+        """The answer as JSON: the same bytes for the same seed (the time it took is left out)."""
+        return {"verdict": self.verdict(), "outcome": self.outcome, "pairing": self.pairing,
+                "rate": self.rate, "low": self.low, "high": self.high, "games": self.games,
+                "precision": self.precision, "confidence": CONFIDENCE,
+                "metrics": self.metrics.to_json() if self.metrics else None}
+
+
+def _edge(rate: float, low: float, high: float) -> str:
+    """A player's edge over an even game, with its interval: ``3.2 points [1.4, 5.0]``."""
+    return f"{_points(rate - 0.5)} [{100 * (low - 0.5):.1f}, {100 * (high - 0.5):.1f}]"
+
+
+def _points(share: float) -> str:
+    """A difference of win rates in percentage points (0.032: ``3.2 points``)."""
+    value = round(100 * share, 1) + 0.0       # no "-0.0"
+    return f"{value:.1f} points" if abs(value) != 1 else f"{value:.1f} point"
+
+
+def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | str | None = None,
+                   precision: float = 0.02, seed: int = 0, workers: int | None = None,
+                   game: Any = None, max_games: int = MAX_GAMES,
+                   progress: Callable[[int, int], None] | None = None,
+                   clock: Callable[[], float] = time.perf_counter) -> Fairness:
+    """Play ``pairing`` (default: the game's own) in seat-swapped pairs from ``setup`` under
+    ``variant`` until the verdict is known (see the module's docstring), at most ``max_games``
+    games. Game i is the lab's game i of (``seed``, i): the same seed, the same games and
+    verdict. ``progress(done, planned)`` as the games are played."""
+    if not 0 < precision < 0.5:
+        raise FairnessError(f"the precision must be between 0 and 0.5, got {precision:g}")
+    if max_games < 2:
+        raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
+    game = resolve_game(game)
+    pairing = Pairing.parse(pairing or game.default_agents) if not isinstance(
+        pairing, Pairing) else pairing
+    started = clock()
+    alpha = (1 - CONFIDENCE) / 2
+    sequence, low, high = BettingSequence(), 0.0, 1.0
+    results: list[GameResult] = []
+    firsts = 0.0
+    want = min(_even(FIRST_ROUND), _even(max_games, down=True))
+    while True:
+        done = len(results)
+        report = progress and (lambda n, _total, done=done, want=want: progress(done + n, want))
+        new = play_games(setup, variant, pairing, want - done, seed, workers, game,
+                         first_index=done, progress=report)
+        new.sort(key=lambda result: result.index)
+        results += new
+        wins = [_first_share(result) for result in new]
+        firsts += sum(wins)
+        for j in range(0, len(wins), 2):          # rounds hold whole pairs
+            sequence.add((wins[j] + wins[j + 1]) / 2)
+        low = max(low, sequence.bound(alpha, +1, low or None))
+        high = min(high, sequence.bound(alpha, -1, high if high < 1 else None))
+        outcome = _outcome(low, high, precision)
+        if outcome is None and len(results) >= _even(max_games, down=True):
+            outcome = UNDECIDED
+        if outcome is not None:
+            return Fairness(pairing.name, len(results), firsts, low, high, precision, outcome,
+                            clock() - started, compute_metrics(results, setup, (), game))
+        needed = len(results) * ((high - low) / 2 / precision) ** 2 * GROWTH
+        want = min(_even(max(needed, len(results) * 1.25)), _even(max_games, down=True))
+
+
+def _outcome(low: float, high: float, precision: float) -> str | None:
+    if low > 0.5:
+        return FAVOURS_FIRST
+    if high < 0.5:
+        return FAVOURS_SECOND
+    if (high - low) / 2 <= precision:
+        return FAIR
+    return None
+
+
+def _first_share(result: GameResult) -> float:
+    """The first player's share of a game: 1 a win, ½ a draw, 0 a loss."""
+    return 1.0 if result.winner == FIRST else 0.5 if result.winner is None else 0.0
+
+
+def _even(games: float, down: bool = False) -> int:
+    """``games`` as whole pairs (rounded up, or down)."""
+    whole = math.floor(games) if down else math.ceil(games)
+    return 2 * (whole // 2 if down else -(-whole // 2))

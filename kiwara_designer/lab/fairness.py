@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Sequence
 
 from ..core.errors import KiwaraError
 from .matches import FIRST, GameResult, Pairing, play_games, resolve_game
@@ -117,20 +117,19 @@ def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | st
     """Play ``pairing`` (default: the game's own) in seat-swapped pairs from ``setup`` under
     ``variant`` until the verdict is known (see the module's docstring), at most ``max_games``
     games. Game i is the lab's game i of (``seed``, i): the same seed, the same games and
-    verdict. ``progress(done, planned)`` as the games are played."""
-    if not 0 < precision < 0.5:
-        raise FairnessError(f"the precision must be between 0 and 0.5, got {precision:g}")
+    verdict. ``progress(done, planned)`` as the games are played. Each look is
+    :func:`fairness_of_games` over the games so far."""
+    _check_precision(precision)
     if max_games < 2:
         raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
     game = resolve_game(game)
     pairing = Pairing.parse(pairing or game.default_agents) if not isinstance(
         pairing, Pairing) else pairing
     started = clock()
-    alpha = (1 - CONFIDENCE) / 2
-    sequence, low, high = BettingSequence(), 0.0, 1.0
     results: list[GameResult] = []
-    firsts = 0.0
-    want = min(_even(FIRST_ROUND), _even(max_games, down=True))
+    looks: list[int] = []
+    budget = _even(max_games, down=True)
+    want = min(_even(FIRST_ROUND), budget)
     while True:
         done = len(results)
         report = progress and (lambda n, _total, done=done, want=want: progress(done + n, want))
@@ -138,20 +137,58 @@ def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | st
                          first_index=done, progress=report)
         new.sort(key=lambda result: result.index)
         results += new
-        wins = [_first_share(result) for result in new]
-        firsts += sum(wins)
-        for j in range(0, len(wins), 2):          # rounds hold whole pairs
-            sequence.add((wins[j] + wins[j + 1]) / 2)
-        low = max(low, sequence.bound(alpha, +1, low or None))
-        high = min(high, sequence.bound(alpha, -1, high if high < 1 else None))
-        outcome = _outcome(low, high, precision)
-        if outcome is None and len(results) >= _even(max_games, down=True):
-            outcome = UNDECIDED
-        if outcome is not None:
-            return Fairness(pairing.name, len(results), firsts, low, high, precision, outcome,
-                            clock() - started, compute_metrics(results, setup, (), game))
-        needed = len(results) * ((high - low) / 2 / precision) ** 2 * GROWTH
-        want = min(_even(max(needed, len(results) * 1.25)), _even(max_games, down=True))
+        looks.append(len(results))
+        found = fairness_of_games(results, pairing, precision, looks)
+        if found.outcome != UNDECIDED or len(results) >= budget:
+            seconds = clock() - started
+            return replace(found, seconds=seconds,
+                           metrics=compute_metrics(results, setup, (), game))
+        needed = len(results) * (found.half_width / precision) ** 2 * GROWTH
+        want = min(_even(max(needed, len(results) * 1.25)), budget)
+
+
+def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
+                      precision: float = 0.02, looks: Sequence[int] = ()) -> Fairness:
+    """The verdict on games already played in seat-swapped pairs (games 2j and 2j + 1 of a
+    seed, as :func:`~kiwara_designer.lab.matches.play_games` plays them): the first player's
+    rate over the pairs, its betting confidence sequence over the pairs' means and the outcome
+    at ``precision``; :data:`UNDECIDED` ("cannot tell") when the games neither reach the
+    precision nor show a clear advantage. A game whose partner is missing (the last of an odd
+    count) is left out: ``games`` counts the paired games only. ``looks``: the game counts
+    after which the interval was looked at before (a sequential test's rounds: the running
+    intersection of the looks' intervals is kept, as the sequence allows); the last look is
+    after all the games. Pure: no game is played, no clock read (``seconds`` is 0, ``metrics``
+    None)."""
+    _check_precision(precision)
+    pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
+    share = {result.index: _first_share(result) for result in results}
+    pairs = [(2 * j, (share[2 * j] + share[2 * j + 1]) / 2)
+             for j in sorted({index // 2 for index in share}) if {2 * j, 2 * j + 1} <= share.keys()]
+    if not pairs:
+        raise FairnessError("at least one pair of games (the same seed, seats swapped) is "
+                            "needed for a verdict")
+    alpha = (1 - CONFIDENCE) / 2
+    sequence, low, high = BettingSequence(), 0.0, 1.0
+    firsts, at = 0.0, 0
+    for look in [*sorted(looks), math.inf]:
+        before = at
+        while at < len(pairs) and pairs[at][0] + 2 <= look:
+            index, mean = pairs[at]
+            firsts += share[index] + share[index + 1]
+            sequence.add(mean)
+            at += 1
+        if at > before:                           # a look with new pairs narrows the interval
+            low = max(low, sequence.bound(alpha, +1, low or None))
+            high = min(high, sequence.bound(alpha, -1, high if high < 1 else None))
+        if at == len(pairs):
+            break
+    outcome = _outcome(low, high, precision) or UNDECIDED
+    return Fairness(pairing.name, 2 * len(pairs), firsts, low, high, precision, outcome, 0.0)
+
+
+def _check_precision(precision: float) -> None:
+    if not 0 < precision < 0.5:
+        raise FairnessError(f"the precision must be between 0 and 0.5, got {precision:g}")
 
 
 def _outcome(low: float, high: float, precision: float) -> str | None:

@@ -78,6 +78,7 @@ class Studio(GameSessions):
         :func:`playtest_summary`. Refused beyond the limits."""
         from ..agents import make_agent
         from ..lab import Pairing, compute_metrics, play_games
+        from ..lab.fairness import fairness_of_games
         found = adapter(game)
         game_setup = call_with_fields(found.setup, setup, listed=PLAYTEST_FIELDS)
         rules = built_in_variant(found, variant)
@@ -103,7 +104,7 @@ class Studio(GameSessions):
             results = play_games(game_setup, rules, pairing, n, seed, self.workers, game=found.game,
                                  progress=job.progress)
             return playtest_summary(compute_metrics(results, game_setup, game=found.game), pairing,
-                                    seed)
+                                    seed, fairness_of_games(results, pairing))
 
         return self.jobs.start("playtest", work)
 
@@ -111,9 +112,12 @@ class Studio(GameSessions):
         return self.jobs.get(job_id)
 
 
-def playtest_summary(metrics, pairing, seed: int) -> dict:
-    """What the Test view shows: first-player win rate with its interval, margin,
-    decisiveness, length and the lab's score."""
+def playtest_summary(metrics, pairing, seed: int, fairness=None) -> dict:
+    """What the Test view shows: first, ``fairness``'s verdict on the same games (a
+    :class:`~kiwara_designer.lab.fairness.Fairness`, in `kiwara fair`'s words: the games are
+    seat-swapped pairs, and a last unpaired game is left out of it, ``unpaired``); then the
+    first-player win rate with its interval, margin, decisiveness, length and the lab's
+    score."""
     def proportion(p) -> dict:
         return {"value": p.value, "low": p.low, "high": p.high}
 
@@ -125,4 +129,9 @@ def playtest_summary(metrics, pairing, seed: int) -> dict:
             "draws": proportion(metrics.draw_rate),
             "margin": summary(metrics.margin), "abs_margin": summary(metrics.abs_margin),
             "decisiveness": summary(metrics.decisiveness), "length": summary(metrics.length),
-            "lead_changes": summary(metrics.lead_changes), "score": metrics.score}
+            "lead_changes": summary(metrics.lead_changes), "score": metrics.score,
+            "fairness": None if fairness is None else {
+                "verdict": fairness.verdict(), "outcome": fairness.outcome,
+                "rate": fairness.rate, "low": fairness.low, "high": fairness.high,
+                "games": fairness.games, "precision": fairness.precision,
+                "unpaired": metrics.games - fairness.games}}

@@ -701,6 +701,7 @@ async function startTest() {
   if (opponent) body.opponent = opponent;
   if (searches("kiwara", body.agent) || searches("kiwara", opponent)) body.iterations = Number($("test-iterations").value);
   $("test-results").replaceChildren();
+  showFairness(null);
   setTesting(true);
   try {
     studio.test.job = await api("POST", "/api/playtest", body);
@@ -729,7 +730,31 @@ async function cancelTest() {
   if (studio.test.job) await api("POST", `/api/jobs/${studio.test.job.id}/cancel`);
 }
 
+// The verdict first, in `kiwara fair`'s words (its outcome also as a colour, never alone):
+// fair, favours a player, or cannot tell within the games played.
+const FAIRNESS_KINDS = { "fair": "ok", "favours first": "bad", "favours second": "bad", "cannot tell": "warn" };
+
+function showFairness(f) {
+  const box = $("test-verdict");
+  box.className = `verdict fairness ${f ? FAIRNESS_KINDS[f.outcome] ?? "" : ""}`;
+  if (!f) { box.replaceChildren(); return; }
+  const sentence = f.verdict.charAt(0).toUpperCase() + f.verdict.slice(1);
+  const cut = sentence.indexOf(": ");
+  const head = cut < 0 ? sentence : sentence.slice(0, cut + 1);
+  const rest = cut < 0 ? "" : sentence.slice(cut + 1);
+  const unpaired = f.unpaired
+    ? ` The last game, without its seat-swapped partner, is left out: the verdict is on ${f.games} games.`
+    : "";
+  box.replaceChildren(
+    element("p", { class: "sentence" }, element("strong", {}, head), `${rest}.`),
+    element("p", { class: "small" },
+      `${f.games / 2} seat-swapped pairs; a 95 % confidence sequence, as `, element("code", {}, "kiwara fair"),
+      ` gives (wider than the table's interval); precision asked ±${(100 * f.precision).toFixed(1)} points.` +
+      unpaired));
+}
+
 function showTestResults(r) {
+  showFairness(r.fairness);
   const interval = (x, f) => `${f(x.value ?? x.mean)}  [${f(x.low)}, ${f(x.high)}]`;
   const signed = (x) => (x === null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(1));
   const rows = [

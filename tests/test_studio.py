@@ -3,6 +3,7 @@ server through Flask's test client, bad input included; the browser test is test
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 import re
@@ -17,6 +18,9 @@ import pytest
 
 flask = pytest.importorskip("flask", reason="kiwara studio needs the studio extra (Flask)")
 
+from click.testing import CliRunner  # noqa: E402
+
+from kiwara_designer.cli import main  # noqa: E402
 from kiwara_designer.core.game import CHANCE  # noqa: E402
 from kiwara_designer.games.awimbawe.cards import BIT, CARDS, NAMES, cards_of  # noqa: E402
 from kiwara_designer.games.awimbawe.information import seen_cards  # noqa: E402
@@ -24,6 +28,9 @@ from kiwara_designer.games.awimbawe.moves import MOVES  # noqa: E402
 from kiwara_designer.games.kiwara import KiwaraRecord  # noqa: E402
 from kiwara_designer.core.errors import KiwaraError  # noqa: E402
 from kiwara_designer.games.kiwara.generator import sample_layouts  # noqa: E402
+from kiwara_designer.lab.fairness import (FAIR, FAVOURS_FIRST, FAVOURS_SECOND,  # noqa: E402
+                                          UNDECIDED, FairnessError, fairness_of_games)
+from kiwara_designer.lab.matches import GameResult  # noqa: E402
 from kiwara_designer.games.kiwara.studio.boards import (board_from_rows,  # noqa: E402
                                                         read_layout_text)
 from kiwara_designer.printing import cairo_available  # noqa: E402
@@ -562,6 +569,80 @@ def test_playtest_job_reports_progress_and_metrics(client):
     rate = result["first_player_win"]
     assert rate["low"] <= rate["value"] <= rate["high"]
     assert result["margin"]["low"] <= result["margin"]["mean"] <= result["margin"]["high"]
+
+
+def test_playtest_gives_kiwara_fairs_verdict_first_an_odd_last_game_left_out(client):
+    # issue 34, point 2: 21 games are 10 seat-swapped pairs and one game without its partner,
+    # left out; the verdict is `kiwara fair`'s on the same 20 games (its budget: 21, even down)
+    job = wait_job(client, post(client, "/api/playtest", {"rows": CLASSIC, "agent": "random",
+                                                          "games": 21, "seed": 1}).get_json())
+    assert job["state"] == "done" and job["result"]["games"] == 21
+    verdict = job["result"]["fairness"]
+    fair = CliRunner().invoke(main, ["fair", "classic", "--agents", "random", "--seed", "1",
+                                     "--max-games", "21", "-j", "1", "--json"])
+    assert fair.exit_code == 1, fair.output                     # it cannot tell: exit 1
+    expected = json.loads(fair.output)
+    assert verdict == {"verdict": expected["verdict"], "outcome": "cannot tell",
+                       "rate": expected["rate"], "low": expected["low"],
+                       "high": expected["high"], "games": 20, "precision": 0.02,
+                       "unpaired": 1}
+    assert verdict["verdict"].startswith("cannot tell for random players within 20 games: ")
+
+
+def _first_wins(games: int, winner=lambda i: 0) -> list[GameResult]:
+    """Hand-built results of seat-swapped pairs: game i won by seat ``winner(i)`` (None: a
+    draw)."""
+    return [GameResult(i, i // 2, i % 2, winner(i), (1.0, 0.0), 10, 5, 3.0, 1, 1.0)
+            for i in range(games)]
+
+
+def test_fairness_of_games_played_the_verdict_in_words():
+    first = fairness_of_games(_first_wins(200), "random")
+    assert (first.outcome, first.games, first.rate, first.high) == (FAVOURS_FIRST, 200, 1.0, 1.0)
+    assert 0.9 < first.low < 1
+    assert first.verdict().startswith("favours the first player for random players by 50.0 points")
+    second = fairness_of_games(_first_wins(200, lambda i: 1), "greedy,random")
+    assert second.outcome == FAVOURS_SECOND and second.players == "greedy and random"
+    # each pair split (the seat wins both games): even, known to ±0.7 points in 2,000 games
+    even = fairness_of_games(_first_wins(2000, lambda i: i % 2), "mcts:200")
+    assert even.outcome == FAIR and even.low < 0.5 < even.high and even.half_width <= 0.02
+    assert even.verdict().startswith("fair for mcts:200 players at ±2.0 points")
+    # not enough games for ±2 points, and no clear advantage: cannot tell
+    few = fairness_of_games(_first_wins(200, lambda i: i % 2), "random")
+    assert few.outcome == UNDECIDED and few.half_width > 0.02
+    assert fairness_of_games(_first_wins(200, lambda i: i % 2), "random", precision=0.1) \
+        .outcome == FAIR
+    # a game without its partner (the last of an odd count, or one missing) is left out
+    odd = fairness_of_games(_first_wins(201), "random")
+    assert odd.games == 200 and odd == first
+    holed = [r for r in _first_wins(200) if r.index != 7]
+    assert fairness_of_games(holed, "random").games == 198
+    with pytest.raises(FairnessError, match="at least one pair"):
+        fairness_of_games(_first_wins(1), "random")
+    with pytest.raises(FairnessError, match="precision"):
+        fairness_of_games(_first_wins(200), "random", precision=0.5)
+
+
+def test_fairness_of_games_is_judge_fairnesss_own_look(monkeypatch):
+    # one computation: judge_fairness's answer is fairness_of_games over its games and rounds
+    from kiwara_designer.lab import fairness
+    played = []
+
+    def play(setup, variant, pairing, games, seed, workers, game, first_index=0,
+             progress=None):
+        new = [GameResult(i, i // 2, i % 2, 0 if random.Random(f"7/{i}").random() < 0.53
+                          else 1, (1.0, 0.0), 10, 5, 3.0, 1, 1.0)
+               for i in range(first_index, first_index + games)]
+        played.append(new)
+        return list(new)
+
+    monkeypatch.setattr(fairness, "play_games", play)
+    judged = fairness.judge_fairness(pairing="random", precision=0.03, max_games=20_000)
+    games = [result for batch in played for result in batch]
+    looks = list(itertools.accumulate(len(batch) for batch in played))
+    again = fairness_of_games(games, "random", 0.03, looks)
+    assert len(played) > 1 and judged.games == len(games)
+    assert dataclasses.replace(judged, seconds=0.0, metrics=None) == again
 
 
 def test_playtest_cancel_and_limits(client):

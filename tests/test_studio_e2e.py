@@ -380,3 +380,22 @@ def test_quick_playtest_of_the_drawn_board(page):
     results = driver.find_element(By.ID, "test-results").text
     assert "first player wins" in results and "decisiveness" in results
     assert driver.find_element(By.ID, "test-start").is_enabled()
+    # issue 34, point 2: `kiwara fair`'s verdict first, above the metrics, in words and a
+    # colour (amber: 10 games cannot tell)
+    verdict = driver.find_element(By.ID, "test-verdict")
+    assert verdict.is_displayed() and "warn" in verdict.get_attribute("class").split()
+    assert verdict.text.startswith("Cannot tell for random players within 10 games: the first "
+                                   "player wins ")
+    assert "5 seat-swapped pairs" in verdict.text and "left out" not in verdict.text
+    table = driver.find_element(By.ID, "test-results")
+    assert verdict.location["y"] + verdict.size["height"] <= table.location["y"]
+    # an odd count: the last game, without its partner, is left out of the verdict, saying so
+    games.clear()
+    games.send_keys("11")
+    driver.find_element(By.ID, "test-start").click()
+    wait_for(driver, "return document.getElementById('test-status').textContent"
+                     ".startsWith('11 games') && document.getElementById('test-verdict')"
+                     ".textContent !== ''", "the 11 games' verdict")
+    verdict = driver.find_element(By.ID, "test-verdict")
+    assert verdict.text.startswith("Cannot tell for random players within 10 games")
+    assert "The last game, without its seat-swapped partner, is left out" in verdict.text

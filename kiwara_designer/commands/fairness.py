@@ -40,7 +40,9 @@ def fair_options(game_name: str, unit: str = "game"):
             click.option("--json", "as_json", is_flag=True,
                          help='{"verdict": text, "outcome": "fair" | "favours first" | '
                               '"favours second" | "cannot tell", "rate", "low", "high", '
-                              '"games", "pairing", …, "metrics"}.'),
+                              '"games", "pairing", …, "metrics"}; comparing two: {"verdict", '
+                              '"outcome": "first fairer" | "second fairer" | "cannot tell '
+                              'apart", "answered", "sides": [each side\'s, with its "name"]}.'),
         ]):
             func = option(func)
         return func
@@ -68,4 +70,31 @@ def print_fairness(title: str, setup: Any, variant: Any, game: Any, agents: str,
     else:
         click.echo(format_fairness(found, title, unit, units))
     if found.outcome != FAIR:
+        sys.exit(EXIT_NEGATIVE)
+
+
+def print_fairness_comparison(title: str | None, setups: list, names: list[str], game: Any,
+                              agents: str, precision: float, max_games: int, seed: int,
+                              workers: int | None, as_json: bool, heads: list[dict],
+                              unit: str = "game", units: str = "games") -> None:
+    """Compare and print: which of two (setup, variant) ``setups`` is fairer, first, then each
+    side's verdict; or one JSON object (each side's ``heads`` entry in front of its answer).
+    Exit 0 for an answer (one fairer, or both known to ±precision), 1 when the budget ran out
+    first."""
+    from ..lab.fairness import compare_fairness
+    from ..lab.text import format_fairness_comparison
+
+    update, close = progress_bar(title or " against ".join(names))
+    try:
+        found = compare_fairness(setups, names, agents, precision, seed, workers, game,
+                                 max_games, progress=update)
+    finally:
+        close()
+    if as_json:
+        answer = found.to_json()
+        answer["sides"] = [{**head, **side} for head, side in zip(heads, answer["sides"])]
+        click.echo(json.dumps({**answer, "seed": seed}, indent=2))
+    else:
+        click.echo(format_fairness_comparison(found, title, unit, units))
+    if not found.answered:
         sys.exit(EXIT_NEGATIVE)

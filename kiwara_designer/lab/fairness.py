@@ -40,7 +40,7 @@ class FairnessError(KiwaraError):
 @dataclass(frozen=True)
 class Fairness:
     """The answer: the first player's win rate in ``games`` games of ``pairing``, its interval
-    [``low``, ``high``] (a confidence sequence at 95 %), the precision asked for and the
+    [``low``, ``high``] (a confidence sequence at ``confidence``, 95 % by default), the precision asked for and the
     verdict's ``outcome`` (:data:`FAIR`, :data:`FAVOURS_FIRST`, :data:`FAVOURS_SECOND` or
     :data:`UNDECIDED`), the wall time it took, and the other metrics of its games."""
 
@@ -53,6 +53,7 @@ class Fairness:
     outcome: str
     seconds: float
     metrics: Metrics | None = None        # the other metrics of the same games
+    confidence: float = CONFIDENCE        # the level of the sequence (a comparison's sides: more)
 
     @property
     def rate(self) -> float:
@@ -94,7 +95,7 @@ class Fairness:
         """The answer as JSON: the same bytes for the same seed (the time it took is left out)."""
         return {"verdict": self.verdict(), "outcome": self.outcome, "pairing": self.pairing,
                 "rate": self.rate, "low": self.low, "high": self.high, "games": self.games,
-                "precision": self.precision, "confidence": CONFIDENCE,
+                "precision": self.precision, "confidence": self.confidence,
                 "metrics": self.metrics.to_json() if self.metrics else None}
 
 
@@ -148,7 +149,8 @@ def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | st
 
 
 def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
-                      precision: float = 0.02, looks: Sequence[int] = ()) -> Fairness:
+                      precision: float = 0.02, looks: Sequence[int] = (),
+                      confidence: float = CONFIDENCE) -> Fairness:
     """The verdict on games already played in seat-swapped pairs (games 2j and 2j + 1 of a
     seed, as :func:`~kiwara_designer.lab.matches.play_games` plays them): the first player's
     rate over the pairs, its betting confidence sequence over the pairs' means and the outcome
@@ -157,8 +159,8 @@ def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
     count) is left out: ``games`` counts the paired games only. ``looks``: the game counts
     after which the interval was looked at before (a sequential test's rounds: the running
     intersection of the looks' intervals is kept, as the sequence allows); the last look is
-    after all the games. Pure: no game is played, no clock read (``seconds`` is 0, ``metrics``
-    None)."""
+    after all the games. ``confidence``: the sequence's level (α split between its two bounds).
+    Pure: no game is played, no clock read (``seconds`` is 0, ``metrics`` None)."""
     _check_precision(precision)
     pairing = Pairing.parse(pairing) if isinstance(pairing, str) else pairing
     share = {result.index: _first_share(result) for result in results}
@@ -167,7 +169,9 @@ def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
     if not pairs:
         raise FairnessError("at least one pair of games (the same seed, seats swapped) is "
                             "needed for a verdict")
-    alpha = (1 - CONFIDENCE) / 2
+    if not 0 < confidence < 1:
+        raise FairnessError(f"the confidence must be between 0 and 1, got {confidence:g}")
+    alpha = (1 - confidence) / 2
     sequence, low, high = BettingSequence(), 0.0, 1.0
     firsts, at = 0.0, 0
     for look in [*sorted(looks), math.inf]:
@@ -183,7 +187,119 @@ def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
         if at == len(pairs):
             break
     outcome = _outcome(low, high, precision) or UNDECIDED
-    return Fairness(pairing.name, 2 * len(pairs), firsts, low, high, precision, outcome, 0.0)
+    return Fairness(pairing.name, 2 * len(pairs), firsts, low, high, precision, outcome, 0.0,
+                    confidence=confidence)
+
+
+FIRST_FAIRER, SECOND_FAIRER, NOT_APART = "first fairer", "second fairer", "cannot tell apart"
+
+
+@dataclass(frozen=True)
+class FairnessComparison:
+    """Which of two setups is fairer: each side's :class:`Fairness` (its sequence at a level
+    such that both hold together at 95 %: Bonferroni), their ``names`` and the ``outcome``
+    (:data:`FIRST_FAIRER`, :data:`SECOND_FAIRER` or :data:`NOT_APART`). Fairer: the smaller
+    imbalance, the first player's rate's distance from ½. ``answered``: False when the game
+    budget ran out before an answer (one fairer, or both known to ± the precision)."""
+
+    sides: tuple[Fairness, Fairness]
+    names: tuple[str, str]
+    outcome: str
+    answered: bool
+
+    @property
+    def confidence(self) -> float:
+        return 1 - sum(1 - side.confidence for side in self.sides)
+
+    def verdict(self) -> str:
+        """The comparison in words, first."""
+        a, b = self.sides
+        players = a.players
+        if self.outcome in (FIRST_FAIRER, SECOND_FAIRER):
+            win, lose = (0, 1) if self.outcome == FIRST_FAIRER else (1, 0)
+            return (f"{self.names[win]} is fairer than {self.names[lose]} for {players} "
+                    f"players: imbalance {_imbalance_text(self.sides[win])} against "
+                    f"{_imbalance_text(self.sides[lose])}")
+        both = f"imbalance {_imbalance_text(a)} and {_imbalance_text(b)}"
+        if self.answered:
+            return (f"{self.names[0]} and {self.names[1]} cannot be told apart at "
+                    f"±{_points(a.precision)} for {players} players: {both}")
+        return (f"{self.names[0]} and {self.names[1]} cannot be told apart within "
+                f"{a.games:,} games each for {players} players: {both} (not known to "
+                f"±{_points(a.precision)})")
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict(), "outcome": self.outcome, "answered": self.answered,
+                "confidence": self.confidence,
+                "sides": [{"name": name, **side.to_json()}
+                          for name, side in zip(self.names, self.sides)]}
+
+
+def imbalance(found: Fairness) -> tuple[float, float, float]:
+    """The first player's rate's distance from ½, and its interval from the rate's: 0 at the
+    low end when the rate's interval holds ½."""
+    ends = (abs(found.low - 0.5), abs(found.high - 0.5))
+    low = 0.0 if found.low <= 0.5 <= found.high else min(ends)
+    return abs(found.rate - 0.5), low, max(ends)
+
+
+def _imbalance_text(found: Fairness) -> str:
+    value, low, high = imbalance(found)
+    return f"{_points(value)} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def compare_fairness(setups: Sequence[tuple[Any, Any]], names: Sequence[str],
+                     pairing: Pairing | str | None = None, precision: float = 0.02,
+                     seed: int = 0, workers: int | None = None, game: Any = None,
+                     max_games: int = MAX_GAMES,
+                     progress: Callable[[int, int], None] | None = None,
+                     clock: Callable[[], float] = time.perf_counter) -> FairnessComparison:
+    """Which of two (setup, variant) ``setups`` is fairer for ``pairing``? Both are played in
+    the same rounds, paired: game i of both is the lab's game i of (``seed``, i), the same seats.
+    Each side's sequence is at 97.5 % (both hold together at 95 %); the first look where one
+    side's imbalance interval lies wholly below the other's names it fairer; both known to
+    ± ``precision`` without that: they cannot be told apart; at most ``max_games`` a side."""
+    _check_precision(precision)
+    if max_games < 2:
+        raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
+    if len(setups) != 2 or len(names) != 2:
+        raise FairnessError("a comparison is of two setups")
+    game = resolve_game(game)
+    pairing = Pairing.parse(pairing or game.default_agents) if not isinstance(
+        pairing, Pairing) else pairing
+    confidence = 1 - (1 - CONFIDENCE) / 2
+    results: list[list[GameResult]] = [[], []]
+    seconds = [0.0, 0.0]
+    looks: list[int] = []
+    budget = _even(max_games, down=True)
+    want = min(_even(FIRST_ROUND), budget)
+    while True:
+        done = len(results[0])
+        for side, (setup, variant) in enumerate(setups):
+            offset = 2 * done + side * (want - done)
+            report = progress and (lambda n, _total, offset=offset, want=want:
+                                   progress(offset + n, 2 * want))
+            started = clock()
+            new = play_games(setup, variant, pairing, want - done, seed, workers, game,
+                             first_index=done, progress=report)
+            seconds[side] += clock() - started
+            results[side] += sorted(new, key=lambda result: result.index)
+        looks.append(want)
+        found = [fairness_of_games(side, pairing, precision, looks, confidence)
+                 for side in results]
+        (_, a_low, a_high), (_, b_low, b_high) = map(imbalance, found)
+        outcome = FIRST_FAIRER if a_high < b_low else SECOND_FAIRER if b_high < a_low else None
+        precise = all(side.half_width <= precision for side in found)
+        if outcome or precise or want >= budget:
+            sides = tuple(replace(side, seconds=took,
+                                  metrics=compute_metrics(games, setup, (), game))
+                          for side, games, took, (setup, _) in zip(found, results, seconds,
+                                                                   setups))
+            return FairnessComparison(sides, (names[0], names[1]), outcome or NOT_APART,
+                                      bool(outcome) or precise)
+        widest = max(side.half_width for side in found)
+        needed = want * (widest / precision) ** 2 * GROWTH
+        want = min(_even(max(needed, want * 1.25)), budget)
 
 
 def _check_precision(precision: float) -> None:

@@ -5,7 +5,8 @@ from typing import Sequence
 
 from ..core.game import Game
 from .compare import Comparison
-from .fairness import FAIR, UNDECIDED, Fairness
+from .fairness import (FAIR, FIRST_FAIRER, SECOND_FAIRER, UNDECIDED, Fairness,
+                       FairnessComparison)
 from .metrics import Metrics
 from ..core.numbers import plural
 from ..core.stats import Proportion, Summary
@@ -280,6 +281,28 @@ def format_fairness(f: Fairness, title: str, unit: str = "game", units: str = "g
     if m is not None and m.lead_changes.mean is not None:
         lines.append(f"  how often the lead changes: {m.lead_changes.mean:.1f} times a {unit}"
                      f"{_interval(m.lead_changes)}")
+    return "\n".join(lines)
+
+
+def format_fairness_comparison(c: FairnessComparison, title: str | None = None,
+                               unit: str = "game", units: str = "games") -> str:
+    """``kiwara fair --against``'s answer: the comparison first (after ``title``, if any), then
+    each side's own verdict (``format_fairness``'s first line) and what the games cost."""
+    first = f"{title}: {c.verdict()}" if title else c.verdict()
+    lines = [first, *(f"  {name}: {side.verdict()}" for name, side in zip(c.names, c.sides))]
+    a = c.sides[0]
+    lines.append(f"  {plural(a.games, unit, units)} of {a.pairing} on each side in seat-swapped "
+                 f"pairs, {unit} i of both on the same seed and seats, "
+                 f"{sum(side.seconds for side in c.sides):,.0f} s; each interval is a "
+                 f"{100 * a.confidence:g} % confidence sequence (both hold together at "
+                 f"{100 * c.confidence:g} %), valid however long the test ran")
+    if c.outcome not in (FIRST_FAIRER, SECOND_FAIRER):
+        finer = a.precision / 2 if c.answered else a.precision
+        more = max(side.games_for(finer) for side in c.sides) - a.games
+        pace = sum(side.seconds for side in c.sides) / a.games
+        lines.append(f"  to know both rates to ±{100 * finer:.1f} points: about "
+                     f"{plural(more, unit, units)} more on each side (about "
+                     f"{_duration(more * pace)} at this pace)")
     return "\n".join(lines)
 
 

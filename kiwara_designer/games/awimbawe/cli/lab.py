@@ -15,7 +15,7 @@ from ....commands import (MAX_GAMES, Real, Whole, agents_help, describe_playtest
                           parse_settings, progress_bar, scheduler_option, skill_options,
                           skill_pairing, stdin_once, summary_line, two_variants,
                           workers_option)
-from ....commands.fairness import fair_options, print_fairness
+from ....commands.fairness import fair_options, print_fairness, print_fairness_comparison
 
 # Awimbawé plays greedy by default (docs/awimbawe/lab.md): greedy plays a match in ~20 ms;
 # ismcts is far stronger but ~1,000 times slower, so the skill gap is measured with greedy
@@ -39,8 +39,11 @@ def _pairing(agents: str):
 
 @awimbawe.command("fair")
 @click.option("--variant", "variant_name", help=VARIANT_HELP)
+@click.option("--against-variant", "against_variant", metavar="V2",
+              help="Compare with this variant: which is fairer?")
 @fair_options("awimbawe", unit="match")
-def fair_cmd(variant_name, agents, precision, max_games, seed, workers, as_json) -> None:
+def fair_cmd(variant_name, against_variant, agents, precision, max_games, seed, workers,
+             as_json) -> None:
     """Is a variant fair for players of a given skill? The verdict first, in words.
 
     Self-play matches (seat-swapped pairs) are played until the first seat's match win rate is
@@ -48,17 +51,33 @@ def fair_cmd(variant_name, agents, precision, max_games, seed, workers, as_json)
     board: the interval is a 95 % confidence sequence, valid however long the test ran. Exit 0
     when fair, 1 when a seat is favoured or the budget (--max-games) ran out first.
 
+    With --against-variant V2: which of the two variants is fairer (the smaller distance of the
+    first seat's rate from 50 %)? Both are played paired (match i of both on the same seed and
+    seats), each side's interval at 97.5 % so that both hold together at 95 %, until one is
+    clearly fairer or both are known to ±--precision ("cannot be told apart"), at most
+    --max-games matches a side. Exit 0 for either answer, 1 when --max-games ran out first.
+
     \b
     Examples:
       kiwara awimbawe fair
       kiwara awimbawe fair --variant gamepark --precision 0.03 --json
+      kiwara awimbawe fair --against-variant gamepark --precision 0.05
     """
-    stdin_once(**{"--variant": variant_name})
+    stdin_once(**{"--variant": [variant_name, against_variant]})
     variant = _variant(variant_name)
-    print_fairness(f"awimbawe {variant.name}", None, variant, _game(), agents, precision,
-                   max_games, seed, workers, as_json,
-                   {"game": "awimbawe", "variant": variant.to_dict(only_changes=True)},
-                   unit="match", units="matches")
+    head = {"game": "awimbawe", "variant": variant.to_dict(only_changes=True)}
+    if against_variant is None:
+        print_fairness(f"awimbawe {variant.name}", None, variant, _game(), agents, precision,
+                       max_games, seed, workers, as_json, head, unit="match", units="matches")
+        return
+    other = _variant(against_variant)
+    names = [variant.name, other.name]
+    if names[0] == names[1]:
+        names = [f"{names[0]} (1)", f"{names[1]} (2)"]
+    print_fairness_comparison("awimbawe", [(None, variant), (None, other)], names, _game(),
+                              agents, precision, max_games, seed, workers, as_json,
+                              [head, {**head, "variant": other.to_dict(only_changes=True)}],
+                              unit="match", units="matches")
 
 
 @awimbawe.command("playtest")

@@ -18,7 +18,8 @@ from ....core.numbers import plural
 from ....commands import (EXIT_NEGATIVE, MAX_GAMES, Real, Whole, describe_playtest, lab_options,
                           progress_bar, scheduler_option, skill_options, skill_pairing, stdin_once,
                           summary_line, two_variants, workers_option)
-from ....commands.fairness import fair_options, print_fairness
+from ....commands.fairness import (fair_options, print_fairness,
+                                   print_fairness_comparison)
 from .common import MAX_SAMPLE, load_variant, note_invalid
 
 
@@ -120,9 +121,13 @@ def playtest(layout_files, variant_name, games, agents, seed, workers, skill, sk
 @click.argument("layout_name", metavar="LAYOUT")
 @click.option("--variant", "variant_name", help="Rules variant: TOML file or built-in name "
                                                  "(default: classic rules).")
+@click.option("--against", "against", metavar="LAYOUT2",
+              help="Compare with this board (under the same --variant): which is fairer?")
+@click.option("--against-variant", "against_variant", metavar="V2",
+              help="Compare with this rules variant on the same board: which is fairer?")
 @fair_options("kiwara")
-def fair(layout_name, variant_name, agents, precision, max_games, seed, workers,
-         as_json) -> None:
+def fair(layout_name, variant_name, against, against_variant, agents, precision, max_games,
+         seed, workers, as_json) -> None:
     """Is LAYOUT fair for players of a given skill? The verdict first, in words.
 
     Self-play games (seat-swapped pairs) are played until the first player's win rate is known
@@ -134,19 +139,49 @@ def fair(layout_name, variant_name, agents, precision, max_games, seed, workers,
     docs/lab/skill-study.md). Exit 0 when fair, 1 when a player is favoured or the budget
     (--max-games) ran out first.
 
+    With --against LAYOUT2 or --against-variant V2: which of the two is fairer (the smaller
+    distance of the first player's rate from 50 %)? Both are played paired (game i of both on
+    the same seed and seats), each side's interval at 97.5 % so that both hold together at
+    95 %, until one is clearly fairer or both are known to ±--precision ("cannot be told
+    apart"), at most --max-games games a side. The comparison first, then each side's verdict.
+    Exit 0 for either answer, 1 when --max-games ran out first.
+
     \b
     Examples:
       kiwara fair my-board.txt
       kiwara fair classic --variant totem_1_2 --precision 0.03
       kiwara fair twin-nines --agents greedy --json
+      kiwara fair classic --against twin-nines --agents random --precision 0.05
     """
-    stdin_once(LAYOUT=[layout_name], **{"--variant": variant_name})
+    if against is not None and against_variant is not None:
+        raise click.UsageError("give --against or --against-variant, not both")
+    stdin_once(LAYOUT=[layout_name, against], **{"--variant": [variant_name, against_variant]})
     variant, board = load_variant(variant_name), load_layout(layout_name)
     note_invalid(board, layout_name)
-    print_fairness(source_label(layout_name), board, variant, KIWARA, agents, precision,
-                   max_games, seed, workers, as_json,
-                   {"layout": layout_name, "rows": list(board.rows),
-                    "variant": variant.to_dict(only_changes=True)})
+    head = {"layout": layout_name, "rows": list(board.rows),
+            "variant": variant.to_dict(only_changes=True)}
+    if against is None and against_variant is None:
+        print_fairness(source_label(layout_name), board, variant, KIWARA, agents, precision,
+                       max_games, seed, workers, as_json, head)
+        return
+    if against is not None:
+        other = load_layout(against)
+        note_invalid(other, against)
+        setups = [(board, variant), (other, variant)]
+        names = [source_label(layout_name), source_label(against)]
+        heads = [head, {**head, "layout": against, "rows": list(other.rows)}]
+        title = None
+    else:
+        other_variant = load_variant(against_variant)
+        setups = [(board, variant), (board, other_variant)]
+        names = [variant_name or "classic", against_variant]
+        heads = [head, {**head, "variant": other_variant.to_dict(only_changes=True)}]
+        title = source_label(layout_name)
+    if names[0] == names[1]:
+        names = [f"{names[0]} (1)", f"{names[1]} (2)"]
+    print_fairness_comparison(title, setups, names, KIWARA, agents, precision, max_games, seed,
+                              workers, as_json, heads)
+
 
 
 @click.command()

@@ -120,12 +120,7 @@ def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | st
     games. Game i is the lab's game i of (``seed``, i): the same seed, the same games and
     verdict. ``progress(done, planned)`` as the games are played. Each look is
     :func:`fairness_of_games` over the games so far."""
-    _check_precision(precision)
-    if max_games < 2:
-        raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
-    game = resolve_game(game)
-    pairing = Pairing.parse(pairing or game.default_agents) if not isinstance(
-        pairing, Pairing) else pairing
+    game, pairing = _sequential_setting(precision, max_games, pairing, game)
     started = clock()
     results: list[GameResult] = []
     looks: list[int] = []
@@ -144,8 +139,7 @@ def judge_fairness(setup: Any = None, variant: Any = None, pairing: Pairing | st
             seconds = clock() - started
             return replace(found, seconds=seconds,
                            metrics=compute_metrics(results, setup, (), game))
-        needed = len(results) * (found.half_width / precision) ** 2 * GROWTH
-        want = min(_even(max(needed, len(results) * 1.25)), budget)
+        want = _next_round(len(results), found.half_width, precision, budget)
 
 
 def fairness_of_games(results: Iterable[GameResult], pairing: Pairing | str,
@@ -259,14 +253,9 @@ def compare_fairness(setups: Sequence[tuple[Any, Any]], names: Sequence[str],
     Each side's sequence is at 97.5 % (both hold together at 95 %); the first look where one
     side's imbalance interval lies wholly below the other's names it fairer; both known to
     ± ``precision`` without that: they cannot be told apart; at most ``max_games`` a side."""
-    _check_precision(precision)
-    if max_games < 2:
-        raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
     if len(setups) != 2 or len(names) != 2:
         raise FairnessError("a comparison is of two setups")
-    game = resolve_game(game)
-    pairing = Pairing.parse(pairing or game.default_agents) if not isinstance(
-        pairing, Pairing) else pairing
+    game, pairing = _sequential_setting(precision, max_games, pairing, game)
     confidence = 1 - (1 - CONFIDENCE) / 2
     results: list[list[GameResult]] = [[], []]
     seconds = [0.0, 0.0]
@@ -297,9 +286,27 @@ def compare_fairness(setups: Sequence[tuple[Any, Any]], names: Sequence[str],
                                                                    setups))
             return FairnessComparison(sides, (names[0], names[1]), outcome or NOT_APART,
                                       bool(outcome) or precise)
-        widest = max(side.half_width for side in found)
-        needed = want * (widest / precision) ** 2 * GROWTH
-        want = min(_even(max(needed, want * 1.25)), budget)
+        want = _next_round(want, max(side.half_width for side in found), precision, budget)
+
+
+def _sequential_setting(precision: float, max_games: int, pairing: Pairing | str | None,
+                        game: Any) -> tuple[Any, Pairing]:
+    """The game and pairing (default: the game's own) of a sequential test, its precision and
+    budget checked."""
+    _check_precision(precision)
+    if max_games < 2:
+        raise FairnessError(f"at least one pair of games is needed, got a budget of {max_games}")
+    game = resolve_game(game)
+    if not isinstance(pairing, Pairing):
+        pairing = Pairing.parse(pairing or game.default_agents)
+    return game, pairing
+
+
+def _next_round(played: int, half_width: float, precision: float, budget: int) -> int:
+    """The games to have played after the next round: what an interval shrinking as 1/√n
+    predicts for ± ``precision`` (and 10 % more), at least a quarter more, at most the budget."""
+    needed = played * (half_width / precision) ** 2 * GROWTH
+    return min(_even(max(needed, played * 1.25)), budget)
 
 
 def _check_precision(precision: float) -> None:
